@@ -490,7 +490,7 @@ def test_cli_duel_and_sweep_show_progress_unless_told_not_to(capsys, monkeypatch
     assert main(["simulate", "duel", "--games", "3", "--synthetic"]) == 0
     assert "duel matches: 100%" in capsys.readouterr().err
     assert main(["simulate", "duel", "--games", "3", "--synthetic", "--sweep", "1.5"]) == 0
-    assert capsys.readouterr().err.count("duel matches: 100%") == 2  # normal and handicap
+    assert capsys.readouterr().err.count("duel matches: 100%") == 1  # one bar: normal and handicap, 3 + 3 matches
     assert main(["simulate", "duel", "--games", "3", "--synthetic", "--sweep", "1.5", "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
 

@@ -203,10 +203,12 @@ def _simulators():
                                                           skills=[1.0, 1.5], **kw),
         "duel": lambda **kw: duel_sim.simulate_duel(duel, 60, 1.0, 0.8, seed=3, handicap=True, **kw),
         "domino": lambda **kw: domino_sim.simulate(["random", "greedy"], 60, seed=4, rotate_seats=True, **kw),
+        # 30 matches of each of 2 settings (a gap without and with the handicap): 60 in one journal
+        "duel --sweep": lambda **kw: duel_sim.handicap_sweep(duel, [0.7], 30, seed=3, **kw),
     }
 
 
-@pytest.mark.parametrize("game", ["ubongo", "duel", "domino"])
+@pytest.mark.parametrize("game", ["ubongo", "duel", "domino", "duel --sweep"])
 def test_a_simulation_stopped_by_ctrl_c_resumes_with_the_table_of_an_uninterrupted_one(game, tmp_path, monkeypatch):
     run = _simulators()[game]
     whole = run()
@@ -233,6 +235,7 @@ def test_a_simulation_stopped_by_ctrl_c_resumes_with_the_table_of_an_uninterrupt
     ["simulate", "ubongo", "--synthetic", "--games", "60", "--players", "2"],
     ["simulate", "duel", "--synthetic", "--games", "60"],
     ["simulate", "domino", "--games", "60", "--players", "2"],
+    ["simulate", "duel", "--synthetic", "--games", "30", "--sweep", "1.5"],   # 30 matches x 2 settings
 ])
 def test_ctrl_c_during_a_simulate_command_keeps_the_games_and_the_same_command_resumes(argv, tmp_path, monkeypatch,
                                                                                         capsys):
@@ -439,3 +442,58 @@ def test_a_journal_refused_for_other_options_says_how_many_games_removing_it_los
     lines[1]["first"] = 29                              # edited after it was written: its check fails
     journal.write_text("".join(json.dumps(x) + "\n" for x in (head, *lines)))
     assert refusal().endswith("to start afresh (removing it loses the 30 finished game(s) it holds)")
+
+
+def test_a_handicap_sweep_journals_its_settings_round_by_round_and_a_longer_one_extends_it(tmp_path, monkeypatch):
+    # A sweep played every setting (speed gap, handicap off and on) without a journal: a stopped 64,000-match
+    # sweep lost every finished match. Its matches are kept in one journal (study "simulate duel --sweep"), match
+    # g of setting s at index 4g + s here (2 gaps x 2 variants), so that more matches extend it.
+    from ubongo_cp.games.duel import sim as duel_sim
+    from ubongo_cp.games.tasks import as_deck, synthetic_tasks
+
+    deck = as_deck(synthetic_tasks("duel"), "duel")
+
+    def sweep(games: int, **kw):
+        return duel_sim.handicap_sweep(deck, [1.0, 0.7], games, seed=6, **kw)
+
+    journal = tmp_path / "s.jsonl"
+    pd.testing.assert_frame_equal(sweep(30, journal=journal), sweep(30))
+    head, line, *_ = _lines(journal)
+    assert head["study"] == "simulate duel --sweep" and head["options"]["skills_b"] == [1.0, 0.7]
+    assert [(r["match"], r["skill_b"], r["handicap"]) for r in line["rows"][:5]] == [
+        (0, 1.0, False), (0, 1.0, True), (0, 0.7, False), (0, 0.7, True), (1, 1.0, False)]
+    longer = sweep(45)
+    with monkeypatch.context() as m:
+        played = _stopping(m, chunks, "_run_chunk", after=None)
+        pd.testing.assert_frame_equal(sweep(45, journal=journal), longer)
+    assert sum(played) == 60                                       # 4 settings x 15 more matches
+    with pytest.raises(InputError) as err:                         # other slow skills: refused, naming them
+        duel_sim.handicap_sweep(deck, [1.0, 0.5], 30, seed=6, journal=journal)
+    assert "other options (skills b 1.0,0.7, now 1.0,0.5)" in str(err.value)
+
+
+def test_a_resumed_duel_sweep_writes_the_csv_of_a_straight_one_and_refuses_another_sweeps_journal(
+        tmp_path, monkeypatch, capsys):
+    argv = ["simulate", "duel", "--synthetic", "--games", "40", "--sweep", "1", "1.5", "--seed", "7",
+            "--no-progress", "--out", "s.csv"]
+    want = _whole_then_again(tmp_path, monkeypatch, capsys, argv)
+    journal = tmp_path / "whole" / "s.jsonl"
+    head, *lines = journal.read_text().splitlines(keepends=True)
+    assert len(lines) == 4                                         # 160 matches, 40 a line
+    (tmp_path / "again" / "s.jsonl").write_text(head + lines[2] + lines[0])   # 2 lines kept of a stopped run
+    with monkeypatch.context() as m:
+        played = _stopping(m, chunks, "_run_chunk", after=None)
+        assert main(argv) == 0
+    assert sorted(played) == [40, 40] and capsys.readouterr().out == want
+    assert (tmp_path / "again" / "s.csv").read_bytes() == (tmp_path / "whole" / "s.csv").read_bytes()
+    assert main([*argv, "--sweep", "1", "2"]) == 2                 # other gaps: refused in one line
+    assert capsys.readouterr().err == ("ubongo-cp: error: s.jsonl: is the journal of games played with other "
+                                       "options (skills b 1.0,0.6666666666666666, now 1.0,0.5); it is left as it "
+                                       "is: run with the same options to resume it, or remove it (or choose another "
+                                       "output) to start afresh (removing it loses the 160 finished game(s) it "
+                                       "holds)\n")
+    assert main([a for a in argv if a not in ("--sweep", "1", "1.5")]) == 2   # the plain command: another study
+    assert capsys.readouterr().err == ("ubongo-cp: error: s.jsonl: is the journal of `ubongo-cp simulate duel "
+                                       "--sweep`, not of `ubongo-cp simulate duel`; it is left as it is: choose "
+                                       "another output, or remove it (removing it loses the 160 finished game(s) it "
+                                       "holds)\n")

@@ -468,13 +468,12 @@ def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int 
     return 0
 
 
-def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game table", unless: str = "") -> None:
-    """Add ``--out FILE`` of a simulation's table and the journal of its games beside it (:func:`games_journal`);
-    ``unless``: when there is none (``" (not with --sweep)"``)."""
+def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game table") -> None:
+    """Add ``--out FILE`` of a simulation's table and the journal of its games beside it (:func:`games_journal`)."""
     parser.add_argument("--out", metavar="FILE",
                         help=f"write {what} (.csv or .parquet); the games are kept as they finish in FILE's "
                              "journal, FILE with .jsonl (games.jsonl for games.csv), and the same command run "
-                             f"again resumes from it{unless} (without --out nothing is kept)")
+                             "again resumes from it (without --out nothing is kept)")
     fixed_suffixes(parser, out="table")
     parser.set_defaults(games_journal_beside=True)   # no other output may be that journal (_check_outputs)
 

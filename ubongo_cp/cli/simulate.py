@@ -70,7 +70,8 @@ def add_parsers(sub):
     d.add_argument("--sweep", type=float, nargs="+", metavar="RATIO",
                    help="instead of one setting: for each speed gap R >= 1, the slower player B gets skill "
                         "skill-a / R; play --games matches with and without the handicap (UD-7) and print B's "
-                        "win rates")
+                        "win rates (--out writes a row per gap; its journal keeps the matches of every setting, "
+                        "and a run of other gaps is refused)")
     d.add_argument("--plot", metavar="PNG", help="with --sweep: plot the win rates to PNG")
     fixed_suffixes(d, plot="png")
     only_with(d, "--plot", lambda a: a.sweep, "goes with --sweep")
@@ -96,7 +97,7 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--spec", metavar="DECK.toml",
                    help="the deck spec of the table's game (default: the shipped game the table names, or the "
                         "deck.toml that `ubongo-cp batch` copies beside its tables)")
-    add_games_out(p, "the table", " (not with --sweep)" if game == "duel" else "")
+    add_games_out(p, "the table")
     p.add_argument("--sigma", type=float, default=0.4,
                    help="noise of the solve-time model (sd of log time, >= 0, default 0.4)")
     add_executor_arguments(p)
@@ -169,10 +170,11 @@ def _run_sweep(args, deck) -> int:
             raise InputError(f"--sweep takes speed gaps of at least 1 (skill A / skill B: B is the slower player), "
                              f"got {r:g}")
     slow = [args.skill_a / r for r in args.sweep]
-    with executor_from(args) as executor:
+    journal = games_journal(args)   # every setting's matches, in one journal beside the table
+    with executor_from(args) as executor, resumable(journal):
         sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
                                orange_fields=args.orange, model=_model(args), progress=show_bar(args),
-                               executor=executor)
+                               executor=executor, journal=journal, notify=notify)
     src = "synthetic deck" if args.synthetic else (deck.source or "deck")
     say(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
         f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")

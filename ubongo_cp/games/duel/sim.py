@@ -107,26 +107,56 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     games = whole_argument("games", games, 1)   # the number of matches
     seed_argument("seed", seed)
     skill_a, skill_b = skills_argument([skill_a, skill_b], 2).tolist()   # before any match, as a state checks them
+    opts = _rules(deck, side, orange_fields, model, give_up, tie_window)
+    rows = _play_settings(deck, [((skill_a, skill_b), handicap)], games, seed, opts, "simulate duel",
+                          {"skills": [skill_a, skill_b], "handicap": handicap}, executor=executor,
+                          progress=progress, journal=journal, notify=notify)
+    return pd.DataFrame(rows[0])
+
+
+def _rules(deck: TaskDeck, side: str, orange_fields: Sequence[int], model: SolveTimeModel | None, give_up: float,
+           tie_window: float) -> dict:
+    """The options every match of a run shares (:func:`play_duel_match`'s), checked before any match."""
     deck.check_side(side, "UD-1")
     orange = tuple(sorted(orange_fields_argument(orange_fields)))   # before any match: UD-7's board, a set
-    opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": orange,
-            "give_up": give_up, "tie_window": tie_window}
-    kept = GameJournal.of(journal, "simulate duel",
-                          {"games": games, "seed": seed, "skills": [skill_a, skill_b], "deck": deck_option(deck),
-                           **opts, "model": model and model.to_json()}, notify=notify)
-    rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), seed, a, b, opts),
+    return {"side": side, "model": model, "orange_fields": orange, "give_up": give_up, "tie_window": tie_window}
+
+
+def _play_settings(deck: TaskDeck, settings: list[tuple[tuple[float, float], bool]], games: int, seed, opts: dict,
+                   study: str, options: dict, *, executor: Executor | None, progress: bool,
+                   journal: str | os.PathLike | None, notify: Callable[[str], Any] | None) -> list[list[dict]]:
+    """The rows of matches ``0 .. games - 1`` of each setting (``((skill_a, skill_b), handicap)``), per setting.
+
+    Match ``g`` of every setting has the same seed (common random numbers). All settings' matches run in one
+    :func:`~ubongo_cp.executors.map_chunks` (one executor, one progress bar) and are kept in one journal, of
+    ``study`` with the deck, ``games``, ``seed``, ``opts`` and ``options`` (what the settings are): journal
+    index ``g * len(settings) + s`` is match ``g`` of setting ``s``, round by round, so that a run of more
+    matches extends the journal (as a tournament's pairings).
+    """
+    n = len(settings)
+    kept = GameJournal.of(journal, study,
+                          {"games": games, "seed": seed, "deck": deck_option(deck), **opts,
+                           "model": opts["model"] and opts["model"].to_json(), **options},
+                          notify=notify, games=games * n)
+    rows = map_chunks(_duel_rows, games * n, lambda a, b: (deck, settings, seed, a, b, opts),
                       executor=executor, progress=progress, desc="duel matches", unit="match", journal=kept)
-    return pd.DataFrame(rows)
+    return [rows[s::n] for s in range(n)]
 
 
-def _duel_rows(deck: TaskDeck, skills: tuple[float, float], seed, start: int,
+def _duel_rows(deck: TaskDeck, settings: list[tuple[tuple[float, float], bool]], seed, start: int,
                stop: int, opts: dict) -> list[dict]:
-    """Rows of matches ``start .. stop - 1`` of :func:`simulate_duel`."""
+    """Rows of journal indices ``start .. stop - 1`` of :func:`_play_settings`: index ``i`` is match
+    ``i // len(settings)`` of setting ``i % len(settings)``."""
+    n = len(settings)
+    first = start // n
+    seeds = game_seeds(seed, first, (stop - 1) // n + 1)
     rows = []
-    for g, match_seed in enumerate(game_seeds(seed, start, stop), start):
-        r = play_duel_match(deck, skills, match_seed, **opts)
+    for i in range(start, stop):
+        g, s = divmod(i, n)
+        skills, handicap = settings[s]
+        r = play_duel_match(deck, skills, seeds[g - first], handicap=handicap, **opts)
         rows.append({"match": g, "side": opts["side"], "skill_a": skills[0], "skill_b": skills[1],
-                     "handicap": opts["handicap"], "winner": "AB"[r["winner"]], "score_a": r["scores"][0],
+                     "handicap": handicap, "winner": "AB"[r["winner"]], "score_a": r["scores"][0],
                      "score_b": r["scores"][1], "duels": r["duels"], "ties": r["ties"], "rerolls": r["rerolls"],
                      "handicap_duels": r["handicap_duels"], "minutes": r["time"] / 60.0})
     return rows
@@ -146,14 +176,21 @@ def summarise_duel(table: pd.DataFrame) -> pd.DataFrame:
 def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=0, *, fast_skill: float = 1.0,
                    side: str = "A", orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
                    model: SolveTimeModel | None = None, progress: bool = False,
-                   executor: Executor | None = None) -> pd.DataFrame:
+                   executor: Executor | None = None, journal: str | os.PathLike | None = None,
+                   notify: Callable[[str], Any] | None = None) -> pd.DataFrame:
     """The slower player's win rate with and without the UD-7 handicap.
 
     Player A has ``fast_skill``; player B each of ``slow_skills`` (at most ``fast_skill``) in turn.
-    Both variants of one gap use the same match seeds (common random numbers).
-    All settings run on one executor (see
-    :func:`~ubongo_cp.executors.map_chunks`); ``progress`` shows one bar per
-    setting.
+    Match ``g`` of every setting (each slow skill, without and with the handicap) uses child ``g`` of
+    ``SeedSequence(seed)``, the match :func:`simulate_duel` plays (common random numbers). All settings' matches
+    run in one go on one executor (see :func:`~ubongo_cp.executors.map_chunks`), under one progress bar.
+
+    Parameters
+    ----------
+    journal, notify : optional
+        Keep every setting's matches as they finish in this one journal, and resume from it
+        (:class:`~ubongo_cp.games.journal.GameJournal`, study ``"simulate duel --sweep"``); ``notify`` says so.
+        A run of more ``games`` extends it; one of other slow skills (or other options) is refused.
 
     Returns
     -------
@@ -171,18 +208,25 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
     deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
     if not isinstance(slow_skills, (list, tuple, np.ndarray)):
         raise InputError(f"slow_skills must be a list of skills, got {as_written(slow_skills)}")
+    pairs = []
     for sb in slow_skills:   # every setting's before any match, as simulate_duel checks its own
         fast, slow = skills_argument([fast_skill, sb], 2).tolist()
         if slow > fast:   # the rates are the slower player's
             raise InputError(f"slow skill {slow:g} is above the fast skill {fast:g}: player B of the sweep is the "
                              "slower player")
+        pairs.append((fast, slow))
+    games = whole_argument("games", games, 1)   # matches per setting
+    seed_argument("seed", seed)
+    opts = _rules(deck, side, orange_fields, model, DEFAULT_GIVE_UP, DEFAULT_TIE_WINDOW)
+    settings = [(pair, h) for pair in pairs for h in (False, True)]
+    played = _play_settings(deck, settings, games, seed, opts, "simulate duel --sweep",
+                            {"skill_a": pairs[0][0] if pairs else fast_skill, "skills_b": [b for _, b in pairs]},
+                            executor=executor, progress=progress, journal=journal, notify=notify)
     rows = []
-    for sb in slow_skills:
+    for k, sb in enumerate(slow_skills):
         res = {}
         for h in (False, True):
-            t = simulate_duel(deck, games, fast_skill, sb, seed, side=side, handicap=h,
-                              orange_fields=orange_fields, model=model, progress=progress, executor=executor)
-            p = float((t["winner"] == "B").mean())
+            p = sum(r["winner"] == "B" for r in played[2 * k + h]) / games
             res[h] = (p, binomial_se(p, games))
         rows.append({"skill_a": fast_skill, "skill_b": sb, "speed_ratio": fast_skill / sb,
                      "win_b_normal": res[False][0], "win_b_handicap": res[True][0],

@@ -10,6 +10,7 @@ downloads; types of packages without a cached inventory are listed in
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -80,7 +81,13 @@ nb_execution_cache_path = str(HERE / "_build" / ".jupyter_cache")
 os.environ.pop("MPLBACKEND", None)      # the kernels use the inline backend: figures show on the pages
 os.environ.pop("UBONGO_BATCH_DIRS", None)
 os.environ.pop("UBONGO_CENSUS_DIR", None)
-os.environ.setdefault("UBONGO_BENCH_DIR", tempfile.mkdtemp(prefix="ubongo-docs-bench-"))
+# The notebooks' own scratch folders (the census notebook's census, the deck report's batch, the benchmark
+# run) go under the build folder, emptied at each build: in the machine's temporary folder every build left three.
+SCRATCH = HERE / "_build" / "scratch"
+shutil.rmtree(SCRATCH, ignore_errors=True)
+SCRATCH.mkdir(parents=True)
+os.environ["TMPDIR"] = str(SCRATCH)     # the kernels' tempfile.mkdtemp()
+os.environ.setdefault("UBONGO_BENCH_DIR", tempfile.mkdtemp(prefix="ubongo-docs-bench-", dir=SCRATCH))
 
 # --- intersphinx: offline, from cached inventories --------------------------
 # Each entry: (the project's online docs, the cached inventory). Nothing is fetched at build time.

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..executors import Executor
 
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
-           "executor_from", "piece_names_arg", "add_use_argument", "add_progress_argument",
+           "executor_from", "asks_workers", "piece_names_arg", "add_use_argument", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "fixed_suffixes",
            "add_games_out", "games_journal", "resumable", "is_xmpuzzle",
@@ -358,6 +358,12 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int
               "has no effect with --scheduler: the scheduler's workers run the work", note=True)
 
 
+def asks_workers(args: argparse.Namespace) -> bool:
+    """Whether the options of :func:`add_executor_arguments` ask for workers: more than one job, a Dask cluster or
+    a scheduler's address."""
+    return args.jobs > 1 or args.scheduler is not None or args.executor == "dask"
+
+
 def executor_from(args: argparse.Namespace, *, reach: bool = False) -> Executor:
     """The executor the options of :func:`add_executor_arguments` ask for (use it in a ``with``); ``reach``: a
     scheduler given by address is reached at once (:meth:`~ubongo_cp.executors.Executor.connect`), for a command
@@ -604,7 +610,7 @@ class split_from:
 
     def __enter__(self) -> object:
         args = self._args
-        workers = args.jobs > 1 or args.scheduler is not None or args.executor == "dask"
+        workers = asks_workers(args)
         progress = show_bar(args)
         if not (workers or progress or args.journal):
             return None

@@ -14,7 +14,7 @@ from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
 from .common import (json_dumps, add_allow_pieces_argument, add_use_argument, add_estimate_argument, add_max_cells_argument,
-                     add_orientations_argument, add_puzzle_arguments, add_split_arguments, card_task,
+                     add_orientations_argument, asks_workers, add_puzzle_arguments, add_split_arguments, card_task,
                      check_max_empty, check_orientations, fixed_suffixes, ignored, is_xmpuzzle, only_with, pieces_arg,
                      pieces_task, print_estimate, puzzle_instance, region_arg, split_from, tell, PIECES_HELP)
 
@@ -124,7 +124,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
-        if args.estimate is not None or args.journal or args.jobs > 1 or args.scheduler or args.executor == "dask":
+        if args.estimate is not None or args.journal or asks_workers(args):
             what = ("--estimate goes" if args.estimate is not None
                     else "--jobs, --executor dask, --scheduler and --journal go")
             raise InputError(f"{what} with one puzzle (--pieces and --region, or a BurrTools file), not a card file")
@@ -200,7 +200,7 @@ def _check_memory_limit(args: argparse.Namespace, instances, *, limit: int | Non
         which = None if get_solver(args.backend).diagram else f"--backend {args.backend}"
     elif limit is not None:
         which = "a search for one solution" if limit == 1 and not args.count else "a search with --limit"
-    elif args.jobs > 1 or args.journal or args.scheduler or args.executor == "dask":
+    elif asks_workers(args) or args.journal:
         which = "a count over workers or with a journal"
     elif not any(asks_diagram(instance) for instance in instances):
         which, more = "the count of these pieces", " (it is built for many identical pieces, --sample, --fix and " \

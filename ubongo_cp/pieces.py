@@ -83,6 +83,10 @@ EMPTY = "empty"
 class Piece(Struct):
     """A named polyform: a polyomino, polyhex, polyiamond or polycube.
 
+    The piece files (:func:`load_pieces`) and BurrTools files refuse a piece whose cells are not connected, as
+    a polyform's are. A piece built in code is not checked for it: any set of cells of the grid is a piece
+    there (the solvers cover a region with it all the same), for puzzles whose pieces are not polyforms.
+
     Attributes
     ----------
     name : str

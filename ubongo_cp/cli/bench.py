@@ -48,7 +48,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--baseline", help="the solver the others are compared with (default: the first named)")
     p.add_argument("--metric", choices=["cpu", "wall"], default="cpu",
                    help="the time the scores and plots use (default cpu: the time limit's measure)")
-    p.add_argument("--out", help="output directory (the journal, tables and plots; resumed if it holds runs)")
+    p.add_argument("--out", help="output directory (the journal, tables and plots; resumed if it holds runs, and "
+                                 "the runs of other solvers there stay in its tables)")
     directory_outputs(p, "out")
     p.add_argument("--report", metavar="DIR", help="only rebuild the tables and plots of DIR from its runs")
     p.add_argument("--list", action="store_true",

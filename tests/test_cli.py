@@ -369,6 +369,39 @@ def test_examples_tells_the_names_the_other_commands_take(run_cli, tmp_path, mon
     assert load_spec(named["grids/cubes"][2]).path == str(EXAMPLES["grids/cubes"].path)
 
 
+@pytest.mark.parametrize("argv, key", [
+    (("solve", "--pieces", "pieces/tetrahexes", "--region", "4x7", "--count"), "pieces/tetrahexes"),
+    (("batch", "decks/cubes", "--out", "out"), "decks/cubes"),
+    (("generate", "--spec", "grids/cubes", "--out", "out"), "grids/cubes"),
+    (("solve", "classic_X1_easy.toml"), "classic_X1_easy.toml"),
+    (("solve", "--pieces", "pentominoes", "--region", "rect_3x20.txt", "--count"), "rect_3x20.txt"),
+])
+def test_a_missing_file_named_as_a_shipped_item_says_how_to_use_that_item(argv, key, run_cli, tmp_path,
+                                                                            monkeypatch):
+    # A name `ubongo-cp examples` lists (`pieces/tetrahexes`, `classic_X1_easy.toml`) typed where a command reads a
+    # file got "file not found" alone. The error now says how to use the shipped item: its short name, or a copy.
+    monkeypatch.chdir(tmp_path)   # no file or folder of a shipped name here
+    code, _, err = run_cli(*argv)
+    assert code == 2
+    hint = re.fullmatch(r"ubongo-cp: error: (\S+): (?:file|deck directory) not found; a shipped item has that name: "
+                        r"(?:give it as (\S+) \(`ubongo-cp (.*?)`.*\)|`ubongo-cp (examples .* --copy \.)` copies it here)",
+                        err.strip())
+    assert hint and hint.group(1) == key, err
+    if hint.group(2):   # the short name, in the command the item's kind is for
+        assert hint.group(2) == key.rsplit("/", 1)[-1] and hint.group(3).split()[0] == argv[0], err
+        again = [hint.group(2) if a == key else a for a in argv]
+    else:               # a card side or a region: copied here, then the same command reads it
+        code, _, err = run_cli(*hint.group(4).split())
+        assert code == 0 and (tmp_path / key).is_file(), err
+        again = list(argv)
+    if argv[0] == "solve":   # followed, the hint works: the 7 tetrahexes tile 4x7 in 18 ways (Polyform Puzzler:
+        code, out, err = run_cli(*again)   # 9 up to symmetry); the 12 pentominoes 3x20 in 2 (8 with its 4 symmetries)
+        assert code == 0, err
+        assert out.splitlines()[0].split(",")[0] in {"18 solutions", "8 solutions", "card X1 side easy"}, out
+    code, _, err = run_cli("solve", "--pieces", "classic", "--region", "no_such_region.txt")
+    assert code == 2 and err.strip() == "ubongo-cp: error: no_such_region.txt: file not found", err
+
+
 def test_examples_given_a_piece_set_of_yours_says_a_command_that_reads_it(run_cli, tmp_path, monkeypatch):
     # `examples mine.txt --draw p.svg` on a piece-set file said "as a region, `ubongo-cp solve --pieces SET --region
     # mine.txt --draw p.svg` solves and draws it": followed, that read the piece names as region cells and failed

@@ -413,7 +413,7 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         finally:
             MAX_CELLS_OPTION.reset(option)
     except UbongoError as exc:
-        print(f"ubongo-cp: error: {one_line(str(exc))}", file=sys.stderr)
+        print(f"ubongo-cp: error: {one_line(str(exc))}{_shipped_hint(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `ubongo-cp ... | head`
         sys.stderr.close()
@@ -438,6 +438,22 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         print(f"ubongo-cp: error: {type(exc).__name__}: {first} (set UBONGO_CP_DEBUG=1 for details)",
               file=sys.stderr)
         return 1
+
+
+def _shipped_hint(exc: UbongoError) -> str:
+    """For a missing file or deck folder named as ``ubongo-cp examples`` lists a shipped item (``pieces/classic``,
+    ``classic_X1_easy.toml``): how to use that item (its short name) or copy it here; else nothing."""
+    path = getattr(exc, "path", None)
+    if path is None or getattr(exc, "message", None) not in ("file not found", "deck directory not found"):
+        return ""
+    from ..examples import EXAMPLES
+
+    item = EXAMPLES.get(path.rstrip("/"))
+    if item is None:
+        return ""
+    if item.usage is None:   # a card side or a region: a command reads it as a file
+        return f"; a shipped item has that name: `ubongo-cp examples {item.key} --copy .` copies it here"
+    return f"; a shipped item has that name: give it as {item.short} ({item.usage})"
 
 
 #: Container objects made (net) between two collections of the garbage collector's youngest generation in a

@@ -376,7 +376,7 @@ def test_a_named_command_imports_only_its_group():
                            "main(['solve', '--pieces', 'classic', '--region', 'none.txt'])\n"
                            "print(sorted(m for m in sys.modules if m.startswith('ubongo_cp.cli.')))"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.stdout.strip() == "['ubongo_cp.cli.common', 'ubongo_cp.cli.puzzle']"
+    assert proc.stdout.strip() == "['ubongo_cp.cli.common', 'ubongo_cp.cli.plainargs', 'ubongo_cp.cli.puzzle']"
     assert "none.txt: file not found" in proc.stderr
 
 

@@ -44,12 +44,22 @@ def _parser_class() -> type[argparse.ArgumentParser]:
     enum and gettext) is imported then, after :func:`run` has set the garbage collector up."""
     import argparse
 
+    from .common import use_names
+    from .plainargs import USE_NAMES
+
+    class _UseNames(argparse.Action):
+        """``--use``: its words kept as one text (:func:`~ubongo_cp.cli.common.use_names`)."""
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            setattr(namespace, self.dest, use_names(values))
+
     class _Parser(argparse.ArgumentParser):
         """An argument parser whose usage errors are one line (the usage block is on ``--help``)."""
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._words: list[str] = []
+            self.register("action", USE_NAMES, _UseNames)
             self.set_defaults(_usage_prog=self.prog)   # the innermost command parsed sets it last
 
         def error(self, message: str):
@@ -59,12 +69,10 @@ def _parser_class() -> type[argparse.ArgumentParser]:
         def parse_known_args(self, args=None, namespace=None):
             # every option (or positional argument) naming a file or folder refuses an empty one as it is read,
             # in every command, with the usage line of an invalid value (argument --out: empty path)
-            from .common import PATH_ARGUMENTS, path_argument
+            from .common import typed_paths
 
             self._words = list(sys.argv[1:] if args is None else args)   # the words an error may point at
-            for action in self._actions:
-                if action.dest in PATH_ARGUMENTS and action.type is None:
-                    action.type = path_argument
+            typed_paths(self._actions)
             return super().parse_known_args(args, namespace)
 
         def parse_args(self, args=None, namespace=None):
@@ -392,8 +400,12 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
 
     say_notes(drop=True)   # none left by an earlier command line of this process
     try:
-        with _messages_looked_up_once():
-            args = build_parser(argv[0] if argv else None).parse_args(argv)
+        from .plainargs import read
+
+        args = read(argv)   # a plain command line of a common command, read as argparse reads it
+        if args is None:
+            with _messages_looked_up_once():
+                args = build_parser(argv[0] if argv else None).parse_args(argv)
         from .common import check_common
 
         check_common(args)

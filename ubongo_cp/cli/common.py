@@ -6,7 +6,6 @@ modules of :mod:`ubongo_cp.cli`) is the only place that does.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from ..solvers.registry import DEFAULT_KEEP
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    import argparse
     import pathlib
 
     from ..executors import Executor
@@ -73,8 +73,19 @@ def path_argument(text: str) -> str:
         For an empty value: the command line is refused with ``argument --out: empty path``.
     """
     if not text:
+        import argparse
+
         raise argparse.ArgumentTypeError("empty path")
     return text
+
+
+def typed_paths(actions) -> None:
+    """Give every argument of ``actions`` (argparse's, or :mod:`~ubongo_cp.cli.plainargs`'s) whose destination is in
+    :data:`PATH_ARGUMENTS` and that has no type :func:`path_argument` as its type, so that each command refuses an
+    empty path as its value is read."""
+    for action in actions:
+        if action.dest in PATH_ARGUMENTS and action.type is None:
+            action.type = path_argument
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -656,22 +667,29 @@ class confirmed:
 _PUZZLE_FILE_ENDS = (".toml", ".xmpuzzle")
 
 
-class _UseNames(argparse.Action):
-    """``--use``: one or more words of piece names, each separated from the next by commas or spaces
-    (``--use L3 T4 O4``, ``--use L3,T4,O4``), kept as one text for :func:`piece_names_arg`. A word naming a card or
-    puzzle file (the command's positional file, taken by ``--use`` when written after it) is refused in one line."""
+def use_names(values: list[str]) -> str:
+    """The value of ``--use``: one or more words of piece names, each separated from the next by commas or spaces
+    (``--use L3 T4 O4``, ``--use L3,T4,O4``), kept as one text for :func:`piece_names_arg`.
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        for word in values:
-            if word.lower().endswith(_PUZZLE_FILE_ENDS) or (os.sep in word or "/" in word) and os.path.isfile(word):
-                raise InputError(f"--use takes piece names, and {word} is a file: --use goes with "
-                                 "--pieces/--region, not with a card or puzzle file")
-        setattr(namespace, self.dest, " ".join(values))
+    Raises
+    ------
+    InputError
+        For a word naming a card or puzzle file (the command's positional file, taken by ``--use`` when written
+        after it), in one line.
+    """
+    for word in values:
+        if word.lower().endswith(_PUZZLE_FILE_ENDS) or (os.sep in word or "/" in word) and os.path.isfile(word):
+            raise InputError(f"--use takes piece names, and {word} is a file: --use goes with "
+                             "--pieces/--region, not with a card or puzzle file")
+    return " ".join(values)
 
 
 def add_use_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
-    """Add ``--use`` (the pieces of ``--pieces`` to use; see :class:`_UseNames`) to ``parser``."""
-    parser.add_argument("--use", nargs="+", action=_UseNames, metavar="NAMES", help=help_text)
+    """Add ``--use`` (the pieces of ``--pieces`` to use; see :func:`use_names`) to ``parser``: its action is
+    registered by the command line's parsers under :data:`~ubongo_cp.cli.plainargs.USE_NAMES`."""
+    from .plainargs import USE_NAMES
+
+    parser.add_argument("--use", nargs="+", action=USE_NAMES, metavar="NAMES", help=help_text)
 
 
 def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:

@@ -5,7 +5,6 @@ A thin layer over :mod:`ubongo_cp.exactcover` and :func:`ubongo_cp.solvers.solve
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
@@ -13,6 +12,10 @@ from ..status import Status
 from .common import (json_dumps, add_estimate_argument, add_split_arguments, looks_like_burrtools, notify,
                      only_with, print_estimate, split_from)
 from .puzzle import max_solutions_arg, warm_engines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["add_parsers"]
 

@@ -6,7 +6,6 @@ are imported inside them so that ``ubongo-cp --help`` stays fast.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..errors import InputError
@@ -17,6 +16,10 @@ from .common import (json_dumps, add_allow_pieces_argument, add_use_argument, ad
                      add_orientations_argument, asks_workers, add_puzzle_arguments, add_split_arguments, card_task,
                      check_max_empty, check_orientations, fixed_suffixes, ignored, is_xmpuzzle, only_with, pieces_arg,
                      pieces_task, print_estimate, puzzle_instance, region_arg, split_from, tell, PIECES_HELP)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["add_parsers", "DECLARES"]
 

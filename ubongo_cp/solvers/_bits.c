@@ -311,6 +311,23 @@ static void fill_pages(void *p, size_t n)
 #endif
 }
 
+/* The memo's zeroed table of 2^memo_bits entries of mstride words, its entries on 64-byte lines (mtab, in mraw); 0
+ * when memory runs out. Made by the first start that uses the memo (Kernel_start), not by set_memo: a kernel whose
+ * searches all test symmetries without a restriction (the whole search of a small tree, .base.small_search) never
+ * uses it, and once a table has been freed, calloc hands the next one out of the heap, cleared whole (3x20 counted
+ * again and again in one process: 1.22 -> 1.16 ms a count). From calloc: a large table fresh from the system is
+ * pages zeroed when first touched, so a short search pays only for the entries it stores (zeroing the 512 KiB of
+ * the default table took a third of a millisecond, as long as a card's whole search). */
+static int memo_table(Kernel *k)
+{
+    k->mraw = calloc(((size_t)1 << k->memo_bits) * (size_t)k->mstride * 8 + 64, 1);
+    if (!k->mraw)
+        return 0;
+    k->mtab = (uint64_t *)(((uintptr_t)k->mraw + 63) & ~(uintptr_t)63);
+    k->mfilled = 0;
+    return 1;
+}
+
 /* The memo's stores after which its table's pages are asked for at once (memo_fill). */
 #define MEMO_FILL_STORES 32
 
@@ -1808,6 +1825,12 @@ static PyObject *Kernel_start(Kernel *k, PyObject *args)
      * would only lose the look-ahead of the levels the memo takes */
     k->memo_active = k->memo_on && k->memo_ok && !k->tally_on && k->limit >= ((long long)1 << 62) &&
                      (!nperms || qtype >= 0);
+    if (k->memo_active && !k->mtab && !memo_table(k)) {
+        k->memo_active = 0;
+        k->state = ST_DONE;
+        PyErr_NoMemory();
+        goto done;
+    }
     k->memo_hits = k->memo_stores = 0;
     memset(k->mflag, 0, (size_t)k->depth + 1);
     k->nodes = k->solutions = k->fixed = k->weighted = 0;
@@ -2005,20 +2028,6 @@ static PyTypeObject KernelType;
 /* Kernel.clone(): a kernel of the same instance and settings, sharing this one's read-only tables (no
  * second build: a search split over threads gives each thread its own clone), with a state of its own
  * and an empty memo; it searches nothing until start(). */
-/* A zeroed memo table of size bytes, its entries on 64-byte lines (mtab, in mraw); 0 when memory runs out. From
- * calloc: a large table is pages the system gives zeroed when first touched, so a short search pays only for the
- * entries it stores (zeroing the 512 KiB of the default table took a third of a millisecond, as long as a card's
- * whole search). */
-static int memo_table(Kernel *k, size_t size)
-{
-    k->mraw = calloc(size + 64, 1);
-    if (!k->mraw)
-        return 0;
-    k->mtab = (uint64_t *)(((uintptr_t)k->mraw + 63) & ~(uintptr_t)63);
-    k->mfilled = 0;
-    return 1;
-}
-
 static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
 {
     if (!k->omask) {
@@ -2038,12 +2047,7 @@ static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
     Py_INCREF(c->parent);
     if (!alloc_state(c) || !alloc_filter(c))
         goto nomem;
-    if (k->memo_on) {
-        size_t size = ((size_t)1 << k->memo_bits) * k->mstride * 8;
-        if (!memo_table(c, size))
-            goto nomem;
-        c->mepoch = 1;
-    }
+    c->mepoch = 1; /* its table made by its first start that uses the memo (memo_table) */
     c->mdirty = 0;
     c->memo_active = 0;
     c->nperms = 0;
@@ -2081,10 +2085,7 @@ static PyObject *Kernel_set_memo(Kernel *k, PyObject *args)
     k->mtab = NULL, k->mraw = NULL;
     k->memo_on = 0;
     if (bits > 0 && lo <= hi) {
-        k->mstride = k->W + 3 <= 4 ? 4 : 8;
-        size_t size = ((size_t)1 << bits) * k->mstride * 8;
-        if (!memo_table(k, size))
-            return PyErr_NoMemory();
+        k->mstride = k->W + 3 <= 4 ? 4 : 8; /* the table: made by the first start that uses it (memo_table) */
         k->mepoch = 1;
         k->memo_bits = bits;
         k->memo_lo = lo;

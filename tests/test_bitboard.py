@@ -354,12 +354,31 @@ def test_a_count_makes_the_symmetry_plan_where_the_search_is_large(rows, cols, p
     assert (got.count, got.count_reduced) == {3: (8, 2), 4: (1472, 368), 5: (4040, 1010)}[rows]
     assert (got.stats["symmetry"] == "orbits") is planned
     assert ("branches" in got.stats) is planned
-    if not planned:
-        assert got.stats["symmetry"] == "not needed for a small search"
-        assert got.stats["nodes"] == BitboardBackend().search(inst).stats["nodes"]
+    if not planned:  # one piece restricted inside the whole search: fewer nodes than the plain search
+        assert got.stats["symmetry"] == "one piece restricted"
+        assert got.stats["nodes"] < BitboardBackend().search(inst).stats["nodes"]
     # named, the solver searches what its name says: the decomposition
     named = solve(inst, backend="bitboard-symmetry", keep=0)
     assert (named.count, named.count_reduced, named.stats["symmetry"]) == (got.count, got.count_reduced, "orbits")
+
+
+def test_a_small_count_restricts_a_piece_none_of_whose_placements_a_symmetry_fixes():
+    # 3x20 (symmetries: the two reflections and the half turn): V's own symmetry is a diagonal reflection, none of
+    # the rectangle's, so each of its placements has an orbit of 4, one representative each; T (a reflection along
+    # its stem) has placements on the middle row fixed by the reflection that swaps the long sides
+    from ubongo_cp.solvers.branch import free_restriction
+
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    names = [p.name for p in PENTS.pieces]
+    branch = free_restriction(inst)
+    t, reps = branch.restrict
+    assert names[t] == "V" and len(reps) * 4 == len(inst.type_options[t])
+    assert all(q in reps or any(inst.option_perm_lists[g][q] in reps for g in range(3))
+               for q in inst.type_options[t])
+    got = BitboardBackend().search(inst, [branch])
+    assert (got.count, got.fixed) == (8, 8)  # 2 tilings up to symmetry (Knuth, Dancing Links, 2000), none symmetric
+    # every piece type with copies: nothing to restrict
+    assert free_restriction(build_instance([PENTS.pieces[0]] * 12, Region.rectangle(3, 20))) is None
 
 
 def test_a_count_of_copies_tells_a_small_search_by_the_gates_stratified_estimate(monkeypatch):

@@ -251,8 +251,10 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         With ``orbits``, on a backend that counts natively and estimates its search (``quick_estimate``):
         a search estimated below :data:`_SMALL_NODES` nodes is made whole, without the decomposition, its
         solutions tested against every symmetry in C for the count up to symmetry (``stats["symmetry"]``:
-        ``"not needed for a small search"``). The default solver's choice; a solver named explicitly
-        searches what its name says.
+        ``"not needed for a small search"``); a count that lists no solution (``keep`` 0) restricts a piece
+        none of whose placements a symmetry fixes to one placement per orbit where there is one
+        (:func:`.branch.free_restriction`; ``"one piece restricted"``). The default solver's choice; a solver
+        named explicitly searches what its name says.
 
     Returns
     -------
@@ -405,7 +407,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
 def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, reduce, orbits, name,
                   tally, split=None, small_plain: bool = False) -> SolveResult:
     """:func:`drive` for a backend that counts natively: one call, no Python per solution."""
-    from .branch import Branch, whole_branch
+    from .branch import Branch, free_restriction, whole_branch
 
     n_sym = instance.n_option_perms if len(instance.region_symmetries) > 1 else 0   # the lists not made
     symmetric = reduce and n_sym > 0
@@ -418,10 +420,18 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     memo = orbits and not tally and not small and symmetric and limit is None and keep is not None and \
         memo_counts(backend, instance)
     plain = backend
+    restricted = None  # a small count's whole tree, a piece restricted (branch.free_restriction)
+    kernel = None  # the search's kernel when made here (a small count's) or by the scan's choice
     if orbits and tally:  # the kernel tallies the solutions it meets, not those each stands for
         notes = {"symmetry": "not applied with a tally"}
     elif small:
-        notes = {"symmetry": "not needed for a small search"}
+        # a count listing no solution (those listed come in the plain search's order): a piece restricted in the
+        # search where that loses nothing
+        if limit is None and keep == 0 and split is None:
+            restricted = free_restriction(instance)
+        if restricted is not None and hasattr(backend, "small_kernel"):
+            kernel = backend.small_kernel(instance)
+        notes = {"symmetry": "not needed for a small search" if restricted is None else "one piece restricted"}
     elif memo and split is None:
         counted = fixed_point_count(backend, instance, start=start, time_limit=time_limit, keep=keep, name=name)
         assert counted is not None   # no budget: a count, complete or cut by the time limit
@@ -437,14 +447,13 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     if plan is not None:
         branches = plan.branches
     else:
-        branches = [whole_branch(n_sym, symmetric)]
+        branches = [whole_branch(n_sym, symmetric) if restricted is None else restricted]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
     # a large count on the region's best raster scan and cell rule (its choice takes up to some 0.1 s: within a
     # share of a time limit, but whole for a split search, whose journal is keyed by them: a count resumed with
     # another time limit must find its journal); the search for the first solutions (a limit) on the better cell
     # rule (some milliseconds). Not for a search found small above: the choice's first look, the same probes, would
     # find it small again
-    kernel = None  # the search's kernel when the choice built it
     first = None  # the kernel whose first solutions one search keeps, where a split count runs on another
     if not small and hasattr(backend, "scanned"):
         rule = backend.rule

@@ -299,7 +299,9 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
     count = get_solver("bitboard-symmetry").make()
     branches = _plan_branches(instance, count)
     backend, search = count.scanned(instance, branches)  # the count's own scan
-    search = search or backend._search(instance)
+    if search is None:  # a small count's whole tree, a piece restricted: the count's small kernel
+        small = len(branches) == 1 and branches[0].restrict is not None and not branches[0].prefix
+        search = backend.small_kernel(instance) if small else backend._search(instance)
     c0 = time.process_time()
     first = backend.search(instance, branches, time_limit=seconds / 4, kernel=search)  # the count, for a while
     cpu = max(time.process_time() - c0, 1e-9)
@@ -348,9 +350,10 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
 def _plan_branches(instance, backend=None) -> list:
     """The branches the default count searches with ``backend`` (its kernel's; default: the count's, made here):
     the symmetry plan's (:func:`.orbits.symmetry_plan`), else (no symmetry, or a search small enough to make
-    whole, :func:`.base.small_search`) the whole tree."""
+    whole, :func:`.base.small_search`) the whole tree, a piece restricted where that loses nothing
+    (:func:`.branch.free_restriction`)."""
     from .base import small_search
-    from .branch import whole_branch
+    from .branch import free_restriction, whole_branch
     from .orbits import symmetry_plan
     from .registry import get_solver
 
@@ -358,7 +361,7 @@ def _plan_branches(instance, backend=None) -> list:
         return [whole_branch(0)]
     n_sym = len(instance.option_perm_lists)
     if small_search(backend or get_solver("bitboard-symmetry").make(), instance, n_sym):
-        return [whole_branch(n_sym)]   # every solution tested against the symmetries
+        return [free_restriction(instance) or whole_branch(n_sym)]   # else every solution tested
     plan = symmetry_plan(instance, enumerable=False)
     if plan is not None:
         return list(plan.branches)

@@ -53,7 +53,7 @@ from .. import structs
 from ..cover import ExactCoverInstance, kept
 from ..grids.base import c_placements
 from ..structs import NamedTuple, Struct
-from .branch import Branch
+from .branch import Branch, maps_onto
 
 TYPE_CHECKING = False
 
@@ -384,11 +384,8 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
     def image(g: int, o: int) -> int:
         return o if g == 0 else perms[g][o]
 
-    # Every permutation maps placements onto placements (none to -1, as on a whole instance): then the orbits
-    # of a group H partition a set closed under it, and an orbit's first member in increasing order is its least.
-    # No entry is -1 exactly when no row holds four bytes 0xff in a row: -1 is four of them, and any four bytes in a
-    # row hold one entry's most significant byte, 0xff only in a negative entry (every entry is -1 or more).
-    onto = not any(b"\xff\xff\xff\xff" in row for row in rows)
+    # onto: an orbit's first member in increasing order is its least
+    onto = maps_onto(rows)
     type_reps: dict = {}
     orbit_of_rep: dict = {}
 

@@ -1189,6 +1189,45 @@ def test_c_image_keys_read_nested_shapes_and_members_are_made_in_c():
         _placements.members(LazyOrientations, batch, -1)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
+@pytest.mark.parametrize("grid", [g for g in ALL if g.linear is not None], ids=lambda g: g.name)
+def test_c_forms_writes_what_image_keys_then_distinct_write(grid):
+    """The C extension's ``forms`` (the images' keys and the repeated images in one pass) writes the arrays and
+    returns what ``image_keys`` then ``distinct`` do, for pieces of 1 to 8 cells, moved copies among them, in every
+    mode; it writes nothing and returns None for 9 cells and for cells further apart than a radix holds (the two
+    calls are then taken)."""
+    from ubongo_cp import _placements
+    from ubongo_cp.grids.base import _code_columns, _distinct_outputs
+
+    def both(shapes, count, radix):
+        n, dim = len(shapes[0]), grid.dim
+        columns = _code_columns(grid.linear, count, radix)
+        fused = _distinct_outputs(len(shapes), n, count, dim)
+        for a in fused:
+            a.fill(0)
+        found = _placements.forms(shapes, len(shapes), n, columns, count, dim, radix, *fused)
+        codes = np.empty((len(shapes), n, count), dtype=np.int64)
+        extent = _placements.image_keys(shapes, len(shapes), n, dim, columns, count, dim, radix, -1, codes, True)
+        two = _distinct_outputs(len(shapes), n, count, dim)
+        return found, fused, extent, _placements.distinct(codes, len(shapes), n, count, radix, dim, *two), two
+
+    for n in range(1, 10 if grid.dim == 2 else 6):
+        shapes = list(free_polyforms(grid, n))[:60]
+        shapes += [tuple(tuple(c + 7 * (i + 1) for i, c in enumerate(cell)) for cell in s) for s in shapes[:3]]
+        for count in sorted(set(grid.modes.values())):
+            found, fused, extent, expected, two = both(shapes, count, 4 * n + 5)
+            if n > 8:
+                assert found is None and not any(a.any() for a in fused)
+                continue
+            assert extent + 2 <= 4 * n + 5 and found == expected, (n, count)
+            rows = found[0]
+            for mine, theirs in zip(fused, two):
+                same = mine[:rows] if mine.shape[0] == len(shapes) * count else mine
+                assert np.array_equal(same, theirs[:rows] if mine.shape[0] == len(shapes) * count else theirs)
+    line = [tuple((0, j) if grid.dim == 2 else (0, j, 0) for j in range(0, 30, 10))]   # 21 apart: beyond radix 17
+    assert both(line, grid.n_symmetries, 17)[0] is None
+
+
 def test_types_and_plans_of_one_batch_are_cached_by_the_batch_and_apart_from_other_lists():
     """The types and the plan of one orientation batch's members, all of them in order, are cached under the batch's
     identity; a list of some of them, or of them in another order, has its own: each build after the first gives

@@ -55,6 +55,13 @@
  *       1 + the largest coordinate per axis; unique, True when the least images are all different (each shape a type of
  *       its own: they are then not hashed to be grouped), False when two are equal or the shapes are more than
  *       LEASTS_COMPARED. The outputs are sized for N * count rows.
+ *   forms(shapes, N, n, columns, count, dim, radix, keys, cells, of_shape, rank, kept, least)
+ *       -> (rows, counts, reach, unique) or None
+ *       image_keys (shapes: N sequences of n tuples of dim integers, mask -1) then distinct in one pass, the same
+ *       outputs: each image's keys found as it is reached (no codes in between), a kept image's cells from its
+ *       coordinates (no key divided into digits). None, nothing written, when the maps have no forms (keys_by_forms),
+ *       n is above 8, or an image's coordinates may reach radix less 1 (image_keys' extent): the caller then takes
+ *       the two calls.
  *
  *   orientations(cells, maps, count, dim) -> list
  *       The distinct images of a shape (cells: tuples or lists of dim ints) under the first count maps (int64,
@@ -524,10 +531,10 @@ static inline __attribute__((always_inline)) int compare_keys(const int64_t *a, 
     return 0;
 }
 
-/* distinct()'s checks of its sizes and buffers (out of line: they leave the search loop's code as it is), and a
- * number of the bit length of the largest key (*largest); 0, or -1 with ValueError. */
+/* distinct()'s and forms()'s checks of their sizes and output buffers (b: keys, cells, of_shape, rank, kept, least;
+ * out of line: they leave the search loop's code as it is); 0, or -1 with ValueError. */
 static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix,
-                                                    Py_ssize_t dim, Py_buffer **b, uint64_t *largest)
+                                                    Py_ssize_t dim, Py_buffer **b)
 {
     if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || radix > RADIX_MAX || dim <= 0
         || dim > MAX_DIM) {
@@ -535,14 +542,25 @@ static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, 
         return -1;
     }
     Py_ssize_t images = times(N, count), entries = times(images, n), coords = times(entries, dim);
-    if (images < 0 || entries < 0 || coords < 0 || !holds(b[0], entries, 8) || !holds(b[1], entries, 8)
-        || !holds(b[2], coords, 8) || !holds(b[3], images, 4) || !holds(b[4], images, 2) || !holds(b[5], images, 1)
-        || !holds(b[6], times(N, n), 8)) {
+    if (images < 0 || entries < 0 || coords < 0 || !holds(b[0], entries, 8) || !holds(b[1], coords, 8)
+        || !holds(b[2], images, 4) || !holds(b[3], images, 2) || !holds(b[4], images, 1)
+        || !holds(b[5], times(N, n), 8)) {
         PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
         return -1;
     }
-    const int64_t *code = b[0]->buf;
-    uint64_t beyond = 0, any = 0;   /* the keys ORed (one vectorised pass): the bit length of the largest key */
+    return 0;
+}
+
+/* distinct()'s check of its codes (entries keys): the keys ORed (one vectorised pass), a number of the bit length of
+ * the largest key (*largest); 0, or -1 with ValueError for a key that is negative or beyond 62 bits. */
+static __attribute__((noinline)) int code_bits(const Py_buffer *codes, Py_ssize_t entries, uint64_t *largest)
+{
+    if (!holds(codes, entries, 8)) {
+        PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
+        return -1;
+    }
+    const int64_t *code = codes->buf;
+    uint64_t beyond = 0, any = 0;
     for (Py_ssize_t i = 0; i < entries; i++)
         any |= (uint64_t)code[i];
     if (any >> 62)   /* every key at least 0 and at most 2 ** 62: checked one by one only then */
@@ -583,106 +601,230 @@ fail:
     return NULL;
 }
 
-/* distinct()'s search: each shape's images in the order of the symmetries, each kept unless equal to an earlier
- * one of its shape (its sorted keys, packed in one word when they fit), its keys and cells written out; the
- * number of images kept in all (per shape: per_shape). Inlined with a constant n and dim where they are common
- * (the compiler unrolls the loops over a piece's cells and a cell's axes). */
-static inline __attribute__((always_inline)) Py_ssize_t distinct_core(
-    const int64_t *code, Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix, Py_ssize_t dim, int bits,
-    int packed, uint64_t inverse, int64_t *image, int64_t *top, uint64_t *word, int64_t *key, int64_t *cell,
-    int64_t *low, int32_t *shape_of, int16_t *ranks, uint8_t *keep, Py_ssize_t *per_shape)
+/* Each of U forms' (form, U x din) value at each of a shape's n cells (xs, din inputs each) into value (U x n), and
+ * its least and (unless NULL) largest value over the shape into lo and hi (U each). */
+static inline __attribute__((always_inline)) void form_values(const int64_t *xs, const int64_t *form, Py_ssize_t U,
+                                                              Py_ssize_t n, Py_ssize_t din, int64_t *value,
+                                                              int64_t *lo, int64_t *hi)
 {
+    for (Py_ssize_t u = 0; u < U; u++) {
+        const int64_t *f = form + u * din;
+        int64_t least = 0, most = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            int64_t v = 0;
+            for (Py_ssize_t d = 0; d < din; d++)
+                v += xs[j * din + d] * f[d];
+            value[u * n + j] = v;
+            least = j == 0 || v < least ? v : least;
+            most = j == 0 || v > most ? v : most;
+        }
+        lo[u] = least;
+        if (hi)
+            hi[u] = most;
+    }
+}
+
+/* Whether an image (n sorted keys) equals an earlier image kept of its shape (kept of them: their keys at earlier,
+ * their words in word), image k of the shape; the shape's least image so far (low, its word *lowest) updated and,
+ * packed (the keys as one word, n keys of bits bits: ordered as the keys' sequences, equal exactly when they are),
+ * the image's word put after the kept ones' (kept only when the caller keeps the image) and its bit set in *filter,
+ * a bit per word of the shape's images so far (by a hash of it: a word whose bit is not set is unlike them all, with
+ * no comparison). */
+static inline __attribute__((always_inline)) int seen_before(const int64_t *image, Py_ssize_t n, Py_ssize_t k,
+                                                             int bits, int packed, uint64_t *lowest, int64_t *low,
+                                                             uint64_t *filter, uint64_t *word, Py_ssize_t kept,
+                                                             const int64_t *earlier)
+{
+    int seen = 0;
+    if (packed) {
+        uint64_t w = 0;
+        for (Py_ssize_t j = 0; j < n; j++)
+            w = w << bits | (uint64_t)image[j];
+        if (k == 0 || w < *lowest) {
+            *lowest = w;
+            memcpy(low, image, sizeof(int64_t) * (size_t)n);
+        }
+        uint64_t bit = UINT64_C(1) << (w * UINT64_C(0x9E3779B97F4A7C15) >> 58);
+        if (*filter & bit)
+            for (Py_ssize_t r = 0; r < kept; r++)
+                seen |= word[r] == w;
+        *filter |= bit;
+        word[kept] = w;
+    }
+    else {
+        if (k == 0 || compare_keys(image, low, n) < 0)
+            memcpy(low, image, sizeof(int64_t) * (size_t)n);
+        for (Py_ssize_t r = 0; r < kept && !seen; r++)
+            seen = compare_keys(image, earlier + r * n, n) == 0;
+    }
+    return seen;
+}
+
+/* Where search() reads each image's keys: from codes (distinct(): code, N x n x count, cell j's key in image k at
+ * [s][j][k]; a kept image's cells the keys' digits in base radix, inverse its reciprocal for a multiplication), or,
+ * code NULL, through the maps' forms (forms(): at, the shapes' cells, dim ints each; U forms, form, U x dim; use,
+ * count x dim, the form of each map's coordinate; weight, dim, the keys' weights; value, scratch of U x (n + 2)). */
+typedef struct {
+    const int64_t *code;
+    Py_ssize_t radix;
+    uint64_t inverse;
+    const int64_t *at, *form, *weight;
+    const int32_t *use;
+    Py_ssize_t U;
+    int64_t *value;
+} Images;
+
+/* What search() writes: the kept images' keys (key, rows x n) and cells (cell, rows x n x dim), each row's shape and
+ * rank, which images are kept (keep, N x count), each shape's least image's keys (low) and number of rows
+ * (per_shape), the largest coordinate per axis (top, updated); image (n), and word (count), scratch. */
+typedef struct {
+    int64_t *image, *top, *key, *cell, *low;
+    uint64_t *word;
+    int32_t *shape_of;
+    int16_t *ranks;
+    uint8_t *keep;
+    Py_ssize_t *per_shape;
+} Kept;
+
+/* The search of distinct() and forms(): each shape's images in the order of the symmetries, each kept unless equal
+ * to an earlier one of its shape (its sorted keys, packed in one word when they fit: seen_before), its keys and
+ * cells written out; the number of images kept in all. With fused (forms()), each image's keys are found through
+ * the maps' forms as it is reached (keys_by_forms): each form's value at each cell of the shape less its least
+ * value over the shape (then the spread of each form's values), an image's coordinate i at cell j its form's
+ * value at j, its key their sum weighted; each key with its cell's index in its 3 low bits while the image is sorted
+ * (n at most 8), so that a kept image's cells are read from the values (no key divided into digits), the same rows
+ * as image_keys then distinct. Inlined with constant fused, n and dim where they are common (the compiler unrolls
+ * the loops over a piece's cells and a cell's axes). */
+static inline __attribute__((always_inline)) Py_ssize_t search_core(
+    const Images *in, const Kept *out, Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t dim, int bits,
+    int packed, int fused)
+{
+    const int64_t *code = in->code, *form = in->form;
+    const int32_t *use = in->use;
+    Py_ssize_t radix = in->radix, U = in->U;
+    uint64_t inverse = in->inverse;
+    int64_t *image = out->image, *key = out->key, *cell = out->cell, *low = out->low, *value = in->value;
+    uint64_t *word = out->word;
+    int32_t *shape_of = out->shape_of;
+    int16_t *ranks = out->ranks;
+    uint8_t *keep = out->keep;
     uint64_t lowest = 0;
     Py_ssize_t m = 0;
-    int64_t own[8], most[MAX_DIM];   /* the image and the largest coordinates in locals (registers when n and dim are
+    int64_t own[8], tagged[8], w[MAX_DIM], most[MAX_DIM], reach[MAX_DIM];   /* locals (registers when n and dim are
                                       * constants: the stores to the outputs cannot change them) */
+    const int64_t *of[MAX_DIM];   /* fused: the image's coordinates per axis, of[i][j] at cell j, their largest reach */
+    int64_t *spread = fused ? value + U * n : NULL;
     if (n <= 8)
         image = own;
-    for (Py_ssize_t d = 0; d < dim; d++)
-        most[d] = top[d];
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        most[d] = out->top[d];
+        w[d] = fused ? in->weight[d] : 0;
+    }
     for (Py_ssize_t s = 0; s < N; s++) {
-        const int64_t *c = code + s * n * count;   /* c[j * count + k]: cell j's key in image k */
-        Py_ssize_t first = m;
-        uint64_t filter = 0;   /* a bit per word of the shape's images so far (by a hash of it): a word whose bit is
-                                * not set is unlike them all, with no comparison */
-        for (Py_ssize_t k = 0; k < count; k++) {
+        const int64_t *c = fused ? NULL : code + s * n * count;   /* c[j * count + k]: cell j's key in image k */
+        if (fused)
+            form_values(in->at + s * n * dim, form, U, n, dim, value, spread + U, spread);
+        for (Py_ssize_t u = 0; fused && u < U; u++) {   /* each form's values less their least, and their spread */
             for (Py_ssize_t j = 0; j < n; j++)
-                image[j] = c[j * count + k];
-            if (n == 5)
-                sort_five(image);
-            else
-                sort_keys(image, n);
-            int seen = 0;
-            if (packed) {
-                uint64_t w = 0;
-                for (Py_ssize_t j = 0; j < n; j++)
-                    w = w << bits | (uint64_t)image[j];
-                if (k == 0 || w < lowest) {
-                    lowest = w;
-                    memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
+                value[u * n + j] -= spread[U + u];
+            spread[u] -= spread[U + u];
+        }
+        Py_ssize_t first = m;
+        uint64_t filter = 0;   /* (seen_before) */
+        for (Py_ssize_t k = 0; k < count; k++) {
+            if (fused) {
+                const int32_t *uk = use + k * dim;
+                for (Py_ssize_t i = 0; i < dim; i++) {
+                    of[i] = value + uk[i] * n;
+                    reach[i] = spread[uk[i]];
                 }
-                uint64_t bit = UINT64_C(1) << (w * UINT64_C(0x9E3779B97F4A7C15) >> 58);
-                if (filter & bit)
-                    for (Py_ssize_t r = 0; r < m - first; r++)
-                        seen |= word[r] == w;
-                filter |= bit;
-                word[m - first] = w;   /* (kept only when m moves on) */
+                for (Py_ssize_t j = 0; j < n; j++) {
+                    int64_t v = 0;
+                    for (Py_ssize_t i = 0; i < dim; i++)
+                        v += w[i] * of[i][j];
+                    tagged[j] = (int64_t)((uint64_t)v << 3 | (uint64_t)j);
+                }
+                if (n == 5)
+                    sort_five(tagged);
+                else
+                    sort_keys(tagged, n);
+                for (Py_ssize_t j = 0; j < n; j++)
+                    image[j] = tagged[j] >> 3;
             }
             else {
-                if (k == 0 || compare_keys(image, low + s * n, n) < 0)
-                    memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
-                for (Py_ssize_t r = first; r < m && !seen; r++)
-                    seen = compare_keys(image, key + r * n, n) == 0;
+                for (Py_ssize_t j = 0; j < n; j++)
+                    image[j] = c[j * count + k];
+                if (n == 5)
+                    sort_five(image);
+                else
+                    sort_keys(image, n);
             }
+            int seen = seen_before(image, n, k, bits, packed, &lowest, low + s * n, &filter, word, m - first,
+                                   key + first * n);
             keep[s * count + k] = !seen;
             if (seen)
                 continue;
             memcpy(key + m * n, image, sizeof(int64_t) * (size_t)n);
-            for (Py_ssize_t j = 0; j < n; j++) {   /* the key's digits in base radix, the first axis the rest */
-                int64_t rest = image[j], *at = cell + (m * n + j) * dim;
-                for (Py_ssize_t d = dim - 1; d > 0; d--) {
-                    int64_t q = rest < (INT64_C(1) << 32)   /* a multiplication: a division per cell is slow */
-                        ? (int64_t)(((unsigned __int128)(uint64_t)rest * inverse) >> 64) : rest / radix;
-                    at[d] = rest - q * radix;
-                    rest = q;
+            int64_t *o = cell + m * n * dim;
+            if (fused) {
+                for (Py_ssize_t j = 0; j < n; j++, o += dim) {   /* the cell's coordinates */
+                    Py_ssize_t at = (Py_ssize_t)(tagged[j] & 7);
+                    for (Py_ssize_t i = 0; i < dim; i++)
+                        o[i] = of[i][at];
                 }
-                at[0] = rest;
-                for (Py_ssize_t d = 1; d < dim; d++)
-                    most[d] = at[d] > most[d] ? at[d] : most[d];
+                for (Py_ssize_t i = 0; i < dim; i++)
+                    most[i] = reach[i] > most[i] ? reach[i] : most[i];
             }
-            /* the first coordinate, the keys' most significant digit: largest in the last (largest) key */
-            most[0] = cell[(m * n + n - 1) * dim] > most[0] ? cell[(m * n + n - 1) * dim] : most[0];
+            else {
+                for (Py_ssize_t j = 0; j < n; j++, o += dim) {   /* the key's digits in base radix, the first axis
+                                                                   * the rest */
+                    int64_t rest = image[j];
+                    for (Py_ssize_t d = dim - 1; d > 0; d--) {
+                        int64_t q = rest < (INT64_C(1) << 32)   /* a multiplication: a division per cell is slow */
+                            ? (int64_t)(((unsigned __int128)(uint64_t)rest * inverse) >> 64) : rest / radix;
+                        o[d] = rest - q * radix;
+                        rest = q;
+                    }
+                    o[0] = rest;
+                    for (Py_ssize_t d = 1; d < dim; d++)
+                        most[d] = o[d] > most[d] ? o[d] : most[d];
+                }
+                /* the first coordinate, the keys' most significant digit: largest in the last (largest) key */
+                most[0] = cell[(m * n + n - 1) * dim] > most[0] ? cell[(m * n + n - 1) * dim] : most[0];
+            }
             shape_of[m] = (int32_t)s;
             ranks[m] = (int16_t)(m - first);
             m++;
         }
-        per_shape[s] = m - first;
+        out->per_shape[s] = m - first;
     }
     for (Py_ssize_t d = 0; d < dim; d++)
-        top[d] = most[d];
+        out->top[d] = most[d];
     return m;
 }
 
-/* distinct_core with the common sizes as constants (out of line: compiled apart from distinct()'s checks). */
-static __attribute__((noinline)) Py_ssize_t distinct_images(
-    const int64_t *code, Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix, Py_ssize_t dim, int bits,
-    int packed, uint64_t inverse, int64_t *image, int64_t *top, uint64_t *word, int64_t *key, int64_t *cell,
-    int64_t *low, int32_t *shape_of, int16_t *ranks, uint8_t *keep, Py_ssize_t *per_shape)
+/* search_core with the common sizes as constants (out of line: compiled apart from the callers' checks). */
+static __attribute__((noinline)) Py_ssize_t search(const Images *in, const Kept *out, Py_ssize_t N, Py_ssize_t n,
+                                                   Py_ssize_t count, Py_ssize_t dim, int bits, int packed)
 {
-#define CORE(NN, DD)                                                                                            \
-    return distinct_core(code, N, NN, count, radix, DD, bits, packed, inverse, image, top, word, key, cell, low, \
-                         shape_of, ranks, keep, per_shape)
-    if (dim == 2 && packed) {
-        if (n == 5)
-            CORE(5, 2);
-        if (n == 4)
-            CORE(4, 2);
-        if (n == 6)
-            CORE(6, 2);
+#define CORE(F, NN, DD) return search_core(in, out, N, NN, count, DD, bits, packed, F)
+#define SIZES(F)                              \
+    if (dim == 2 && packed) {                 \
+        if (n == 5)                           \
+            CORE(F, 5, 2);                    \
+        if (n == 4)                           \
+            CORE(F, 4, 2);                    \
+        if (n == 6)                           \
+            CORE(F, 6, 2);                    \
+    }                                         \
+    if (dim == 3 && n == 5 && packed)         \
+        CORE(F, 5, 3);                        \
+    CORE(F, n, dim)
+    if (in->code == NULL) {
+        SIZES(1);
     }
-    if (dim == 3 && n == 5 && packed)
-        CORE(5, 3);
-    CORE(n, dim);
+    SIZES(0);
+#undef SIZES
 #undef CORE
 }
 
@@ -700,6 +842,33 @@ static __attribute__((noinline)) int leasts_unique(const int64_t *least, Py_ssiz
     return 1;
 }
 
+/* distinct()'s and forms()'s result (rows, counts, reach, unique) from the m rows kept, per_shape (N counts), top
+ * (the largest coordinate per axis) and least (each shape's least image's n keys); NULL with an exception. */
+static PyObject *distinct_result(Py_ssize_t m, const Py_ssize_t *per_shape, Py_ssize_t N, const int64_t *top,
+                                 Py_ssize_t dim, const int64_t *least, Py_ssize_t n)
+{
+    PyObject *result = NULL, *counts = PyList_New(N), *reach = counts ? PyTuple_New(dim) : NULL;
+    if (!reach)
+        goto done;
+    for (Py_ssize_t s = 0; s < N; s++) {
+        PyObject *number = PyLong_FromSsize_t(per_shape[s]);
+        if (!number)
+            goto done;
+        PyList_SET_ITEM(counts, s, number);
+    }
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        PyObject *v = PyLong_FromLongLong(top[d] + 1);
+        if (!v)
+            goto done;
+        PyTuple_SET_ITEM(reach, d, v);
+    }
+    result = Py_BuildValue("nOOO", m, counts, reach, leasts_unique(least, N, n) ? Py_True : Py_False);
+done:
+    Py_XDECREF(counts);
+    Py_XDECREF(reach);
+    return result;
+}
+
 static PyObject *distinct(PyObject *self, PyObject *args)
 {
     Py_ssize_t N, n, count, radix, dim;
@@ -708,16 +877,15 @@ static PyObject *distinct(PyObject *self, PyObject *args)
                           &of_shape, &rank, &kept, &least))
         return NULL;
     Py_buffer *held[] = {&codes, &keys, &cells, &of_shape, &rank, &kept, &least};
-    PyObject *result = NULL, *counts = NULL, *reach = NULL;
+    PyObject *result = NULL;
     int64_t *image = NULL, *top = NULL;
     uint64_t largest;
-    if (distinct_sizes(N, n, count, radix, dim, held, &largest) < 0)
+    if (distinct_sizes(N, n, count, radix, dim, held + 1) < 0
+        || code_bits(&codes, times(times(N, count), n), &largest) < 0)
         goto done;
     image = PyMem_Malloc(sizeof(int64_t) * (size_t)(n + dim + count));
-    counts = PyList_New(N);
-    if (!image || !counts) {
-        if (!image)
-            PyErr_NoMemory();
+    if (!image) {
+        PyErr_NoMemory();
         goto done;
     }
     /* An image's sorted keys as one word (the first key the most significant) when n keys of `bits` bits fit in
@@ -736,30 +904,12 @@ static PyObject *distinct(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t m = distinct_images(codes.buf, N, n, count, radix, dim, bits, packed, inverse, image, top, word,
-                                   keys.buf, cells.buf, least.buf, of_shape.buf, rank.buf, kept.buf, per_shape);
-    for (Py_ssize_t s = 0; s < N; s++) {
-        PyObject *number = PyLong_FromSsize_t(per_shape[s]);
-        if (!number) {
-            PyMem_Free(per_shape);
-            goto done;
-        }
-        PyList_SET_ITEM(counts, s, number);
-    }
+    Images in = {.code = codes.buf, .radix = radix, .inverse = inverse};
+    Kept out = {image, top, keys.buf, cells.buf, least.buf, word, of_shape.buf, rank.buf, kept.buf, per_shape};
+    Py_ssize_t m = search(&in, &out, N, n, count, dim, bits, packed);
+    result = distinct_result(m, per_shape, N, top, dim, least.buf, n);
     PyMem_Free(per_shape);
-    reach = PyTuple_New(dim);
-    if (!reach)
-        goto done;
-    for (Py_ssize_t d = 0; d < dim; d++) {
-        PyObject *v = PyLong_FromLongLong(top[d] + 1);
-        if (!v)
-            goto done;
-        PyTuple_SET_ITEM(reach, d, v);
-    }
-    result = Py_BuildValue("nOOO", m, counts, reach, leasts_unique(least.buf, N, n) ? Py_True : Py_False);
 done:
-    Py_XDECREF(counts);
-    Py_XDECREF(reach);
     PyMem_Free(image);
     release(held, sizeof held / sizeof held[0]);
     return result;
@@ -894,20 +1044,8 @@ static inline __attribute__((always_inline)) void keys_by_forms(const int64_t *a
     for (Py_ssize_t i = 0; i < dim; i++)
         w[i] = weight[i];
     for (Py_ssize_t s = 0; s < N; s++) {
-        const int64_t *xs = at + s * n * din;
         int64_t *os = out + s * n * count;
-        for (Py_ssize_t u = 0; u < U; u++) {
-            const int64_t *f = form + u * din;
-            int64_t lo = 0;
-            for (Py_ssize_t j = 0; j < n; j++) {
-                int64_t v = 0;
-                for (Py_ssize_t d = 0; d < din; d++)
-                    v += xs[j * din + d] * f[d];
-                value[u * n + j] = v;
-                lo = j == 0 || v < lo ? v : lo;
-            }
-            least[u] = lo;
-        }
+        form_values(at + s * n * din, form, U, n, din, value, least, NULL);
         for (Py_ssize_t k = 0; k < count; k++) {
             const int32_t *uk = use + k * dim;
             int64_t shift = 0;
@@ -1003,44 +1141,70 @@ static __attribute__((noinline)) Py_ssize_t map_forms(const int64_t *col, Py_ssi
     return total < (UINT64_C(1) << 62) ? U : 0;
 }
 
-static PyObject *image_keys(PyObject *self, PyObject *args)
+/* read_shapes()'s pass over the N shapes' inputs (at, n cells of din each): per input the largest spread of a
+ * shape's values (spread); returns the largest input in size. Inlined with a constant din where it is common. */
+static inline __attribute__((always_inline)) uint64_t shape_ranges(const int64_t *at, Py_ssize_t N, Py_ssize_t n,
+                                                                   Py_ssize_t din, uint64_t *spread)
 {
-    Py_ssize_t N, n, din, count, dim, radix;
-    long long mask;
-    PyObject *cells_in;
-    Py_buffer columns, codes;
-    int nested = 0;
-    if (!PyArg_ParseTuple(args, "Onnny*nnnLw*|p", &cells_in, &N, &n, &din, &columns, &count, &dim, &radix, &mask,
-                          &codes, &nested))
-        return NULL;
-    Py_buffer *held[] = {&columns, &codes};
-    PyObject *result = NULL, *seq = NULL;
-    int64_t *at = NULL, *form = NULL, *value = NULL;
+    uint64_t xmax = 0, most[MAX_DIM];
+    int64_t lo[MAX_DIM], hi[MAX_DIM];
+    for (Py_ssize_t d = 0; d < din; d++)
+        most[d] = 0;
+    for (Py_ssize_t s = 0; s < N; s++) {
+        const int64_t *v = at + s * n * din;
+        for (Py_ssize_t d = 0; d < din; d++)
+            lo[d] = hi[d] = v[d];
+        for (Py_ssize_t j = 0; j < n * din; j += din)
+            for (Py_ssize_t d = 0; d < din; d++) {
+                lo[d] = v[j + d] < lo[d] ? v[j + d] : lo[d];
+                hi[d] = v[j + d] > hi[d] ? v[j + d] : hi[d];
+            }
+        for (Py_ssize_t d = 0; d < din; d++) {
+            uint64_t a = lo[d] < 0 ? 0 - (uint64_t)lo[d] : (uint64_t)lo[d], b = hi[d] < 0 ? 0 - (uint64_t)hi[d] : (uint64_t)hi[d];
+            xmax = a > xmax ? a : xmax;
+            xmax = b > xmax ? b : xmax;
+            most[d] = (uint64_t)hi[d] - (uint64_t)lo[d] > most[d] ? (uint64_t)hi[d] - (uint64_t)lo[d] : most[d];
+        }
+    }
+    for (Py_ssize_t d = 0; d < din; d++)
+        spread[d] = most[d];
+    return xmax;
+}
+
+/* image_keys()'s and forms()'s reading of the shapes and their checks: the N shapes' cells (cells_in: N * n tuples
+ * of din ints, or with nested N sequences of n such tuples) into *at (din int64 per cell, PyMem_Malloc), the maps'
+ * forms (map_forms: *form, with weight and use after the forms, PyMem_Malloc; *U the number, 0 when the keys are to
+ * be summed map by map) and a bound on the spread of an image's coordinates on one axis (*extent). 0, or -1 with an
+ * exception (*at and *form then NULL or to be freed by the caller all the same). */
+static int read_shapes(PyObject *cells_in, Py_ssize_t N, Py_ssize_t n, Py_ssize_t din, const Py_buffer *columns,
+                       Py_ssize_t count, Py_ssize_t dim, Py_ssize_t radix, int nested, int64_t **at_out,
+                       int64_t **form_out, Py_ssize_t *U, uint64_t *extent_out)
+{
     if (N < 0 || n <= 0 || n > MAX_CELLS || din <= 0 || din > MAX_DIM || dim <= 0 || dim > MAX_DIM || count <= 0
         || count > 1024 || radix < 2 || radix > RADIX_MAX) {
         PyErr_SetString(PyExc_ValueError, "orientations: sizes out of range");
-        goto done;
+        return -1;
     }
-    Py_ssize_t cells = times(N, n), width = (dim + 1) * count, entries = times(cells, count);
-    if (cells < 0 || entries < 0 || !holds(&columns, times(din, width), 8) || !holds(&codes, entries, 8)) {
+    Py_ssize_t cells = times(N, n), width = (dim + 1) * count;
+    if (cells < 0 || !holds(columns, times(din, width), 8)) {
         PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
-        goto done;
+        return -1;
     }
-    seq = PySequence_Fast(cells_in, "orientations: the cells are not a sequence");
+    PyObject *seq = PySequence_Fast(cells_in, "orientations: the cells are not a sequence");
     if (!seq)
-        goto done;
+        return -1;
+    int result = -1;
     if (PySequence_Fast_GET_SIZE(seq) != (nested ? N : cells)) {
         PyErr_SetString(PyExc_ValueError, nested ? "orientations: not N shapes" : "orientations: not N * n cells");
         goto done;
     }
-    at = PyMem_Malloc(sizeof(int64_t) * (size_t)(cells * din + 1));
+    int64_t *at = *at_out = PyMem_Malloc(sizeof(int64_t) * (size_t)(cells * din + 1));
     if (!at) {
         PyErr_NoMemory();
         goto done;
     }
-    uint64_t xmax = 0, cmax = 0;   /* every sum of products at most xmax * cmax: below 2 ** 62, or refused */
-    uint64_t spread[MAX_DIM] = {0};   /* per input, the largest spread of a shape's values */
-    int64_t lo[MAX_DIM], hi[MAX_DIM];
+    uint64_t xmax, cmax = 0;   /* every sum of products at most xmax * cmax: below 2 ** 62, or refused */
+    uint64_t spread[MAX_DIM];   /* per input, the largest spread of a shape's values */
     if (nested)   /* each shape's n cells */
         for (Py_ssize_t s = 0; s < N; s++) {
             PyObject *shape = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, s), "orientations: a shape is not a "
@@ -1060,23 +1224,9 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         for (Py_ssize_t c = 0; c < cells; c++)   /* each cell's din integers (coordinates, or more) */
             if (cell_coords(seq, c, din, at + c * din) < 0)
                 goto done;
-    for (Py_ssize_t s = 0; s < N; s++) {
-        const int64_t *v = at + s * n * din;
-        for (Py_ssize_t d = 0; d < din; d++)
-            lo[d] = hi[d] = v[d];
-        for (Py_ssize_t j = 0; j < n * din; j += din)
-            for (Py_ssize_t d = 0; d < din; d++) {
-                lo[d] = v[j + d] < lo[d] ? v[j + d] : lo[d];
-                hi[d] = v[j + d] > hi[d] ? v[j + d] : hi[d];
-            }
-        for (Py_ssize_t d = 0; d < din; d++) {
-            uint64_t a = lo[d] < 0 ? 0 - (uint64_t)lo[d] : (uint64_t)lo[d], b = hi[d] < 0 ? 0 - (uint64_t)hi[d] : (uint64_t)hi[d];
-            xmax = a > xmax ? a : xmax;
-            xmax = b > xmax ? b : xmax;
-            spread[d] = (uint64_t)hi[d] - (uint64_t)lo[d] > spread[d] ? (uint64_t)hi[d] - (uint64_t)lo[d] : spread[d];
-        }
-    }
-    const int64_t *col = columns.buf;
+    xmax = din == 2 ? shape_ranges(at, N, n, 2, spread) : din == 3 ? shape_ranges(at, N, n, 3, spread)
+        : shape_ranges(at, N, n, din, spread);
+    const int64_t *col = columns->buf;
     for (Py_ssize_t i = 0; i < width; i++) {
         uint64_t sum = 0;
         for (Py_ssize_t d = 0; d < din; d++) {
@@ -1098,15 +1248,46 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         }
         extent = sum > extent ? sum : extent;
     }
+    *extent_out = extent;
     Py_ssize_t forms = times(times(dim, count), din);   /* (at most 16 * 1024 * 16) */
-    form = PyMem_Malloc(sizeof(int64_t) * (size_t)(forms + dim) + sizeof(int32_t) * (size_t)(dim * count));
+    int64_t *form = *form_out = PyMem_Malloc(sizeof(int64_t) * (size_t)(forms + dim)
+                                             + sizeof(int32_t) * (size_t)(dim * count));
     if (!form) {
         PyErr_NoMemory();
         goto done;
     }
     int64_t *weight = form + forms;
+    *U = map_forms(col, din, count, dim, radix, xmax, form, (int32_t *)(weight + dim), weight);
+    result = 0;
+done:
+    Py_DECREF(seq);
+    return result;
+}
+
+static PyObject *image_keys(PyObject *self, PyObject *args)
+{
+    Py_ssize_t N, n, din, count, dim, radix, U = 0;
+    long long mask;
+    PyObject *cells_in;
+    Py_buffer columns, codes;
+    int nested = 0;
+    if (!PyArg_ParseTuple(args, "Onnny*nnnLw*|p", &cells_in, &N, &n, &din, &columns, &count, &dim, &radix, &mask,
+                          &codes, &nested))
+        return NULL;
+    Py_buffer *held[] = {&columns, &codes};
+    PyObject *result = NULL;
+    int64_t *at = NULL, *form = NULL, *value = NULL;
+    uint64_t extent;
+    if (read_shapes(cells_in, N, n, din, &columns, count, dim, radix, nested, &at, &form, &U, &extent) < 0)
+        goto done;
+    Py_ssize_t entries = times(times(N, n), count);
+    if (entries < 0 || !holds(&codes, entries, 8)) {
+        PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
+        goto done;
+    }
+    Py_ssize_t forms = dim * count * din;
+    int64_t *weight = form + forms;
     int32_t *use = (int32_t *)(weight + dim);
-    Py_ssize_t U = map_forms(col, din, count, dim, radix, xmax, form, use, weight);
     if (U) {   /* each form's value at each cell of a shape, then its least value */
         value = PyMem_Malloc(sizeof(int64_t) * (size_t)(U * (n + 1)));
         if (!value) {
@@ -1115,16 +1296,70 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         }
         all_keys_by_forms(at, form, U, use, weight, codes.buf, N, n, din, count, dim, mask, value, value + U * n);
     }
-    else if (!all_keys(at, col, codes.buf, N, n, din, count, dim, radix, mask)) {
+    else if (!all_keys(at, columns.buf, codes.buf, N, n, din, count, dim, radix, mask)) {
         PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
         goto done;
     }
     result = PyLong_FromUnsignedLongLong(extent);
 done:
-    Py_XDECREF(seq);
     PyMem_Free(at);
     PyMem_Free(form);
     PyMem_Free(value);
+    release(held, sizeof held / sizeof held[0]);
+    return result;
+}
+
+static PyObject *forms(PyObject *self, PyObject *args)
+{
+    Py_ssize_t N, n, count, dim, radix, U = 0;
+    PyObject *cells_in;
+    Py_buffer columns, keys, cells, of_shape, rank, kept, least;
+    if (!PyArg_ParseTuple(args, "Onny*nnnw*w*w*w*w*w*", &cells_in, &N, &n, &columns, &count, &dim, &radix, &keys,
+                          &cells, &of_shape, &rank, &kept, &least))
+        return NULL;
+    Py_buffer *held[] = {&columns, &keys, &cells, &of_shape, &rank, &kept, &least};
+    PyObject *result = NULL;
+    int64_t *at = NULL, *form = NULL, *value = NULL;
+    Py_ssize_t *per_shape = NULL;
+    uint64_t extent, largest = 0, limit = 1, term;
+    if (distinct_sizes(N, n, count, radix, dim, held + 1) < 0
+        || read_shapes(cells_in, N, n, dim, &columns, count, dim, radix, 1, &at, &form, &U, &extent) < 0)
+        goto done;
+    Py_ssize_t forms = dim * count * dim;
+    int64_t *weight = form + forms;
+    int32_t *use = (int32_t *)(weight + dim);
+    /* the keys those of the cells (every coordinate of an image below radix), each at most extent times the sum of
+     * the weights (largest), with room for a cell's index in 3 bits: else None */
+    int taken = n <= 8 && U > 0 && extent + 2 <= (uint64_t)radix;
+    for (Py_ssize_t d = 0; taken && d < dim; d++)
+        taken = !__builtin_mul_overflow(limit, (uint64_t)radix, &limit) && limit <= (UINT64_C(1) << 59)
+            && !__builtin_mul_overflow(extent, (uint64_t)weight[d], &term) && !__builtin_add_overflow(largest, term, &largest);
+    if (!taken) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    int bits = 1;   /* (distinct()'s packed words) */
+    while (bits < 63 && largest >> bits)
+        bits++;
+    value = PyMem_Malloc(sizeof(int64_t) * (size_t)(U * (n + 2) + dim + count));
+    per_shape = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(N ? N : 1));
+    if (!value || !per_shape) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *top = value + U * (n + 2);   /* the largest coordinate of a kept image, per axis */
+    for (Py_ssize_t d = 0; d < dim; d++)
+        top[d] = -1;
+    Images in = {.at = at, .form = form, .weight = weight, .use = use, .U = U, .value = value};
+    Kept out = {NULL, top, keys.buf, cells.buf, least.buf, (uint64_t *)(top + dim), of_shape.buf, rank.buf, kept.buf,
+                per_shape};
+    Py_ssize_t m = search(&in, &out, N, n, count, dim, bits, n * bits <= 63);
+    result = distinct_result(m, per_shape, N, top, dim, least.buf, n);
+done:
+    PyMem_Free(at);
+    PyMem_Free(form);
+    PyMem_Free(value);
+    PyMem_Free(per_shape);
     release(held, sizeof held / sizeof held[0]);
     return result;
 }
@@ -2156,6 +2391,8 @@ static PyMethodDef methods[] = {
     {"layout", layout, METH_VARARGS, "layout(where, area, first_optional, low, size, top) -> (item, offset, shifted)"},
     {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes"
                                              "[, nested]) -> extent"},
+    {"forms", forms, METH_VARARGS, "forms(shapes, N, n, columns, count, dim, radix, keys, cells, of_shape, rank, "
+                                   "kept, least) -> (rows, counts, reach, unique) or None"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
                                          "kept, least) -> (rows, counts, reach, least shapes)"},
     {"orbits", orbits, METH_VARARGS, "orbits(indptr, indices, option_type, type_item, perms, n_cells) -> "

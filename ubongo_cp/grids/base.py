@@ -655,7 +655,11 @@ class Grid:
         compared with those of the shape's earlier images), and the rest make
         one :class:`OrientationBatch` (one pass in C, the extension's
         ``distinct``; without the extension, with numpy: for many shapes,
-        :func:`numpy.unique` of the keys, the shape's index first).
+        :func:`numpy.unique` of the keys, the shape's index first). Where the
+        grid's maps are linear (:attr:`linear`) and its ``_codes`` this
+        class's, the extension's ``forms`` does both in one pass (each
+        image's keys found as it is reached, a kept image's cells from its
+        coordinates): the same arrays.
 
         Returns
         -------
@@ -676,7 +680,18 @@ class Grid:
 
         n, dim = len(shapes[0]), len(shapes[0][0])
         radix = 4 * n + 5      # beyond every coordinate of an image in normal position; odd (``_codes`` of triangles)
-        found = self._codes(shapes, self.modes[mode], radix)   # (N, n, count): each image's cells' keys
+        count = self.modes[mode]
+        native = c_placements()
+        if native is not None and self.linear is not None and type(self)._codes is Grid._codes:
+            outputs = _distinct_outputs(len(shapes), n, count, dim)   # the images' keys and the repeats in one pass
+            try:
+                found = native.forms(shapes, len(shapes), n, _code_columns(self.linear, count, radix), count, dim,
+                                     radix, *outputs)
+            except (TypeError, OverflowError):   # cells not tuples or lists of ints, or far out: the ways below
+                found = None
+            if found is not None:
+                return _native_batch(native, outputs, found, radix)
+        found = self._codes(shapes, count, radix)   # (N, n, count): each image's cells' keys
         if found is not None and found[1] + 2 > radix:         # cells further apart than a connected shape's
             radix = 4 * found[1] + 5
             found = None if radix ** dim >= 1 << 62 else self._codes(shapes, self.modes[mode], radix)
@@ -684,26 +699,13 @@ class Grid:
             return [self.orientations(s, mode) for s in shapes]
         codes = found[0]
         n_shapes, _, count = codes.shape
-        native = c_placements()
         if native is not None:                                 # the same arrays, made in one pass in C
-            keys = np.empty((n_shapes * count, n), dtype=np.int64)
-            cells = np.empty((n_shapes * count, n, dim), dtype=np.int64)
-            shape_of = np.empty(n_shapes * count, dtype=np.int32)
-            rank = np.empty(n_shapes * count, dtype=np.int16)
-            kept = np.empty((n_shapes, count), dtype=bool)
-            least = np.empty((n_shapes, n), dtype=np.int64)
-            rows, counts, reach, unique = native.distinct(np.ascontiguousarray(codes), n_shapes, n, count, radix, dim,
-                                                          keys, cells, shape_of, rank, kept, least)
-            keys, cells, shape_of, rank = keys[:rows], cells[:rows], shape_of[:rows], rank[:rows]
-        else:
-            keys, cells, shape_of, counts, kept, reach, least = self._distinct(codes, radix, dim)
-            rank = None
-            unique = False
+            outputs = _distinct_outputs(n_shapes, n, count, dim)
+            return _native_batch(native, outputs, native.distinct(np.ascontiguousarray(codes), n_shapes, n, count,
+                                                                  radix, dim, *outputs), radix)
+        keys, cells, shape_of, counts, kept, reach, least = self._distinct(codes, radix, dim)
         batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach, least)
-        batch._rank = rank
-        batch.unique = unique
-        batch.members = native.members(LazyOrientations, batch, n_shapes) if native is not None else \
-            list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes)))   # (in C: no Python call each)
+        batch.members = list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes)))
         return list(batch.members)
 
     @staticmethod
@@ -979,6 +981,30 @@ class Grid:
 #: Up to how many key comparisons (shapes x images squared x cells) :meth:`Grid.orientations_many` finds the
 #: repeated images by comparing each with the earlier ones of its shape (above: with :func:`numpy.unique`).
 _PAIRWISE_MAX = 1 << 20
+
+
+def _distinct_outputs(n_shapes: int, n: int, count: int, dim: int) -> tuple:
+    """The arrays the C extension's ``distinct`` and ``forms`` write (:meth:`Grid.orientations_lazy`), sized for
+    every image of ``n_shapes`` shapes of ``n`` cells under ``count`` maps: keys, cells, shape of each row, its rank,
+    which images are kept, each shape's least image's keys."""
+    import numpy as np
+
+    rows = n_shapes * count
+    return (np.empty((rows, n), dtype=np.int64), np.empty((rows, n, dim), dtype=np.int64),
+            np.empty(rows, dtype=np.int32), np.empty(rows, dtype=np.int16), np.empty((n_shapes, count), dtype=bool),
+            np.empty((n_shapes, n), dtype=np.int64))
+
+
+def _native_batch(native, outputs: tuple, found: tuple, radix: int) -> list[Sequence[Shape]]:
+    """The members of the :class:`OrientationBatch` of the C extension's ``distinct`` or ``forms``: ``outputs``
+    (:func:`_distinct_outputs`) as they wrote them, ``found`` what they returned (rows, counts, reach, unique)."""
+    keys, cells, shape_of, rank, kept, least = outputs
+    rows, counts, reach, unique = found
+    batch = OrientationBatch(keys[:rows], cells[:rows], shape_of[:rows], counts, radix, kept, reach, least)
+    batch._rank = rank[:rows]
+    batch.unique = unique
+    batch.members = native.members(LazyOrientations, batch, len(counts))   # (in C: no Python call each)
+    return list(batch.members)
 
 
 def _packed(keys, base: int) -> list:

@@ -1188,6 +1188,22 @@ def test_c_image_keys_read_nested_shapes_and_members_are_made_in_c():
     with pytest.raises(ValueError, match="negative"):
         _placements.members(LazyOrientations, batch, -1)
 
+    class Plain:   # attributes in a dict, not slots: set by name
+        pass
+
+    class Made:    # slots, but its own __new__
+        __slots__ = ("batch", "number", "made")
+
+        def __new__(cls):
+            self = super().__new__(cls)
+            self.made = True
+            return self
+
+    for cls in (Plain, Made):
+        made = _placements.members(cls, batch, 2)
+        assert [type(m) for m in made] == [cls] * 2 and [(m.batch, m.number) for m in made] == [(batch, 0), (batch, 1)]
+    assert all(m.made for m in made)
+
 
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
 @pytest.mark.parametrize("grid", [g for g in ALL if g.linear is not None], ids=lambda g: g.name)

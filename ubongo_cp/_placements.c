@@ -102,6 +102,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -2350,6 +2351,17 @@ done:
 /* Names of the attributes members() sets (interned when the module is loaded). */
 static PyObject *batch_name, *number_name;
 
+/* The offset in an instance of cls of its slot name (a member descriptor of an object held in the instance, found
+ * on cls), or -1 when the attribute is something else: members() then sets it by its name. */
+static Py_ssize_t slot_offset(PyTypeObject *cls, PyObject *name)
+{
+    PyObject *descr = _PyType_Lookup(cls, name);   /* (borrowed) */
+    if (!descr || Py_TYPE(descr) != &PyMemberDescr_Type)
+        return -1;
+    PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+    return member->type == T_OBJECT_EX && !(member->flags & READONLY) ? member->offset : -1;
+}
+
 static PyObject *members(PyObject *self, PyObject *args)
 {
     PyTypeObject *cls;
@@ -2361,11 +2373,20 @@ static PyObject *members(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "members: a negative number, or a type that makes no instances");
         return NULL;
     }
+    /* the slots written straight into each new instance when cls's __new__ is object's (the slots then empty)
+     * and its attributes are slots of objects (LazyOrientations' __slots__): no attribute look-up per instance */
+    Py_ssize_t at_batch = cls->tp_new == PyBaseObject_Type.tp_new ? slot_offset(cls, batch_name) : -1;
+    Py_ssize_t at_number = at_batch < 0 ? -1 : slot_offset(cls, number_name);
     PyObject *empty = PyTuple_New(0), *result = empty ? PyList_New(n) : NULL;
     for (Py_ssize_t i = 0; result && i < n; i++) {
         PyObject *member = cls->tp_new(cls, empty, NULL), *number = member ? PyLong_FromSsize_t(i) : NULL;
         if (member)
             PyList_SET_ITEM(result, i, member);   /* (held by the list from here: freed with it) */
+        if (number && at_number >= 0) {
+            *(PyObject **)((char *)member + at_batch) = Py_NewRef(batch);
+            *(PyObject **)((char *)member + at_number) = number;   /* (the reference handed over) */
+            continue;
+        }
         if (!number || PyObject_SetAttr(member, batch_name, batch) < 0
             || PyObject_SetAttr(member, number_name, number) < 0)
             Py_CLEAR(result);

@@ -306,6 +306,24 @@ def test_bad_arguments():
         min_blocking_set(s, 0, "galaxies", relaxed=True)
 
 
+def test_pairs_are_whole_numbers_numpy_ones_too_and_never_bools():
+    import numpy as np
+
+    s = hand([(N_TO_S[:5] + N_TO_S[6:], 0)])      # one hex short of N-S (pair 0): 1 tile, by hand
+    for pairs in (np.array([0, 2]), [np.int64(0)], (np.int32(2), 0)):
+        assert connect_distance(s, 0, pairs=pairs).tiles == connect_distance(s, 0, pairs=[0]).tiles == 1
+    assert connect_within(s, 0, 1, pairs=np.arange(1))[0] == "feasible"
+    assert min_blocking_set(s, 0, pairs=np.array([0])).hexes == min_blocking_set(s, 0, pairs=[0]).hexes
+    assert is_safe_connection(s, 0, pairs=[np.int64(0)]).status == is_safe_connection(s, 0, pairs=[0]).status
+    for question in (connect_distance, min_blocking_set, is_safe_connection):
+        with pytest.raises(InputError, match=r"pairs must be indices 0..2 of opposite side pairs, got \[True\]"):
+            question(s, 0, pairs=[True])    # True is no index (it read as pair 1, NE-SW)
+        with pytest.raises(InputError, match=r"pairs must be a list of indices 0..2 .*got 0"):
+            question(s, 0, pairs=0)
+        with pytest.raises(InputError, match="player must be 0 or 1, got np.True_"):
+            question(s, np.True_)
+
+
 def test_a_bitboard_position_is_analysed_as_its_reference_state():
     from ubongo_cp.games.orion.bitboard import BitOrionState
 

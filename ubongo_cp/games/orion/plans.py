@@ -32,6 +32,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ...errors import InputError, seconds_argument
+from ..base import is_int
 from .graphs import joins_sides
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
@@ -104,22 +105,28 @@ def check_query(state, player: int, goal: str, pairs=None,
     ------
     InputError
         For a state that is no Orion position, a player other than 0 or 1,
-        an unknown goal, a pair index off the board's list of opposite
-        pairs, or a time limit that is not a number above 0.
+        an unknown goal, ``pairs`` that is no list of whole numbers indexing
+        the board's opposite pairs (numpy integers are taken, bools are
+        not), or a time limit that is not a number above 0.
     """
     state = analysed_state(state)
-    if player not in (0, 1) or isinstance(player, bool):
+    if not is_int(player) or player not in (0, 1):
         raise InputError(f"player must be 0 or 1, got {player!r}")
     if not isinstance(goal, str) or goal not in GOALS:
         raise InputError(f"goal must be {' or '.join(f'{g!r} ({w})' for g, w in GOALS.items())}, "
                          f"the win conditions of OD-4, got {goal!r}")
     time_limit = seconds_argument("time_limit", time_limit)
     n = len(state.game.side_pairs)
-    pairs = list(range(n)) if pairs is None else list(pairs)
-    bad = [k for k in pairs if not (isinstance(k, int) and 0 <= k < n)]
+    try:
+        pairs = list(range(n)) if pairs is None else list(pairs)
+    except TypeError:   # one number or None-like value in place of the list
+        raise InputError(f"pairs must be a list of indices 0..{n - 1} of opposite side pairs, e.g. [0], "
+                         f"got {pairs!r}") from None
+    bad = [k for k in pairs if not (is_int(k) and 0 <= k < n)]   # numpy integers are indices, True is none
     if bad or not pairs:
         raise InputError(f"pairs must be indices 0..{n - 1} of opposite side pairs, got {pairs!r}")
-    return state, None if len(set(pairs)) == n else sorted(set(pairs))
+    keys = sorted({int(k) for k in pairs})
+    return state, None if len(keys) == n else keys
 
 
 def query_start(state, player: int, goal: str, pairs, res, t0: float, time_limit: float = float("inf")):

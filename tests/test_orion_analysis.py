@@ -352,6 +352,16 @@ def test_analysis_refuses_time_limits_that_are_not_numbers_above_0(question, lim
         question(hand([]), 0, time_limit=limit)
 
 
+@pytest.mark.parametrize("question", [connect_distance, min_blocking_set, is_safe_connection,
+                                      lambda s, p, **kw: connect_within(s, p, 2, **kw)])
+@pytest.mark.parametrize("workers", [0, -1, 2.5, "2", None, True])
+def test_analysis_refuses_worker_counts_that_are_not_whole_numbers_of_at_least_1(question, workers):
+    # min_blocking_set(s, 0, num_workers=2.5) raised a TypeError from inside CP-SAT's parameters; 0 (every core
+    # to CP-SAT) and '2' were taken by the other questions.
+    with pytest.raises(InputError, match=r"num_workers must be a whole number of at least 1, got"):
+        question(hand([]), 0, num_workers=workers, time_limit=1)
+
+
 def test_graph_distance_and_review_check_their_arguments():
     from ubongo_cp.games.orion.review import review_game
 

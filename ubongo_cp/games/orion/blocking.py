@@ -168,7 +168,8 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         For a ``state`` that is no Orion position (a
         :class:`.bitboard.BitOrionState` is analysed as its reference
         state), a bad player, goal or pair, a ``time_limit`` that is not a
-        number above 0, or ``relaxed`` with W2.
+        number above 0, ``num_workers`` not a whole number of at least 1,
+        or ``relaxed`` with W2.
 
     Notes
     -----
@@ -193,7 +194,7 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     t0 = time.perf_counter()
     clock = _Clock(t0, deterministic)
     res = BlockResult(player, goal, None, "already")
-    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit)
+    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit, num_workers)
     if done:
         return res
     if relaxed and goal != "sides":

@@ -116,8 +116,9 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
     InputError
         For a ``state`` that is no Orion position (a
         :class:`.bitboard.BitOrionState` is analysed as its reference
-        state), an unknown ``goal``, player or pair, or a ``time_limit``
-        that is not a number above 0.
+        state), an unknown ``goal``, player or pair, a ``time_limit``
+        that is not a number above 0, or ``num_workers`` not a whole
+        number of at least 1.
 
     Examples
     --------
@@ -127,7 +128,7 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
     ('optimal', 6, 6)
     """
     t0 = time.perf_counter()
-    state, keys = check_query(state, player, goal, pairs, time_limit)
+    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers)
     if goal_fulfilled(state, player, goal, keys):
         return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
     if state.is_terminal() and not relaxed:
@@ -260,7 +261,7 @@ def connect_within(state: OrionState, player: int, k: int, goal: str = "sides", 
     InputError
         As :func:`connect_distance`.
     """
-    state, keys = check_query(state, player, goal, pairs, time_limit)
+    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers)
     ans = ReachModel(state, player, goal, pairs=keys, relaxed=relaxed).decide(
         k, time_limit, num_workers, prune=prune)
     return ans.status, ans.plan

@@ -119,8 +119,9 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     InputError
         For a ``state`` that is no Orion position (a
         :class:`.bitboard.BitOrionState` is analysed as its reference
-        state), a bad player, goal or pair, or a ``time_limit`` that is not
-        a number above 0.
+        state), a bad player, goal or pair, a ``time_limit`` that is not
+        a number above 0, or ``num_workers`` not a whole number of at
+        least 1.
 
     Examples
     --------
@@ -139,7 +140,7 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     """
     t0 = time.perf_counter()
     res = SafetyResult(player, goal, True, "already")
-    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit)
+    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit, num_workers)
     if done:
         return res
     if state.is_terminal():

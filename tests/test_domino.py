@@ -1025,6 +1025,20 @@ def test_simulate_refuses_settings_for_another_player_count_before_any_game(monk
         sim.play_one(["random", "greedy"], 1, DominoSettings(num_players=3))
 
 
+def test_simulate_takes_rotate_seats_as_true_or_false_only():
+    # rotate_seats="no" read as true: the seats were rotated (game 1 seated 'greedy,random').
+    from ubongo_cp.games.domino.sim import simulate
+
+    plain = simulate(["random", "greedy"], 2, seed=1)
+    assert plain["agents"].tolist() == ["random,greedy"] * 2
+    assert simulate(["random", "greedy"], 2, seed=1, rotate_seats=np.False_).equals(plain)
+    assert simulate(["random", "greedy"], 2, seed=1, rotate_seats=np.True_)["agents"].tolist() == \
+        ["random,greedy", "greedy,random"]
+    for value in ("no", 0, None):
+        with pytest.raises(InputError, match=r"^rotate_seats must be True or False, got"):
+            simulate(["random", "greedy"], 2, seed=1, rotate_seats=value)
+
+
 def test_a_record_without_its_seed_is_refused(tmp_path):
     # DN-10: the seed puts each swapped domino back into the stock; the format gives it no default, and a record
     # without it was read as seed 0 (another stock after the first swap).

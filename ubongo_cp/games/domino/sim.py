@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError, names_argument, seed_argument, whole_argument
+from ...errors import InputError, flag_argument, names_argument, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
 from ..base import play_game
@@ -145,7 +145,8 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     InputError
         Unknown agent name, a player count outside 2..4, settings of
         another player count than ``len(agents)``, a ``games`` that is no
-        whole number >= 1 or a seed numpy cannot take.
+        whole number >= 1, a ``rotate_seats`` other than True or False, or
+        a seed numpy cannot take.
 
     Examples
     --------
@@ -157,12 +158,13 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     for a in agents:
         make_agent(a)   # an unknown name is refused before any game
     games = whole_argument("games", games, 1)
+    rotate_seats = flag_argument("rotate_seats", rotate_seats)   # "no" would read as true and rotate the seats
     settings = _settings_for(agents, settings)
     seeds = np.random.default_rng(seed_argument("seed", seed)).integers(2**63 - 1, size=games)
     agents = list(agents)
     kept = GameJournal.of(journal, "simulate domino",
                           {"agents": agents, "games": games, "seed": seed, "settings": asdict(settings),
-                           "rotate_seats": bool(rotate_seats)}, notify=notify)
+                           "rotate_seats": rotate_seats}, notify=notify)
     rows = map_chunks(_domino_rows, games,
                       lambda a, b: (agents, a, [int(x) for x in seeds[a:b]], settings, rotate_seats),
                       executor=executor, progress=progress, desc="domino games", unit="game", journal=kept)

@@ -182,6 +182,22 @@ def test_tournament_cost_bound_counts_each_agent_at_its_measured_cost(monkeypatc
         sim.run_tournament([agent], refused, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
 
 
+def test_tournament_flags_are_true_or_false_only():
+    # self_play="no" played the self-play pairings and pie="no" the pie variant (a 'swapped' column): a string read
+    # as true.
+    from ubongo_cp.games.orion.sim import run_tournament
+
+    plain = run_tournament(["random", "greedy"], 1, seed=2, self_play=False)
+    assert sorted(set(zip(plain.agent, plain.opponent))) == [("greedy", "random"), ("random", "greedy")]
+    assert "swapped" not in plain.columns
+    pd.testing.assert_frame_equal(run_tournament(["random", "greedy"], 1, seed=2, self_play=np.False_, pie=np.False_),
+                                  plain)
+    for option in ("self_play", "pie"):
+        for value in ("no", 0, None):
+            with pytest.raises(InputError, match=rf"^{option} must be True or False, got"):
+                run_tournament(["random", "greedy"], 1, seed=2, **{option: value})
+
+
 def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():
     """``first_game`` plays the rows of the whole tournament (same agents, games and seed) from that game of each
     pairing on, with the same game numbers; a run with fewer ``games`` plays the first rounds of a longer one (game

@@ -30,8 +30,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import (MAX_JOB_CPU_SECONDS, InputError, names_argument, refuse_long_job, seed_argument,
-                        whole_argument)
+from ...errors import (MAX_JOB_CPU_SECONDS, InputError, flag_argument, names_argument, refuse_long_job,
+                        seed_argument, whole_argument)
 from ..base import play_game
 from ...executors import Executor, map_chunks
 from ...executors.chunks import PROGRESS_CHUNK
@@ -122,12 +122,15 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     Raises
     ------
     InputError
-        For no pairing to play, or an agent named twice; for a journal of
-        another tournament, or a file that is no journal.
+        For no pairing to play, or an agent named twice; ``self_play`` or
+        ``pie`` other than True or False; for a journal of another
+        tournament, or a file that is no journal.
     JobTooLargeError
         For a tournament estimated to need more than ``max_cpu_seconds``.
     """
     games = whole_argument("games", games, 1)
+    # "no" would read as true: self-play played, or the pie variant
+    self_play, pie = flag_argument("self_play", self_play), flag_argument("pie", pie)
     seed_argument("seed", seed)   # here: the workers seed from it, where numpy's error would name nothing
     names = names_argument("agents", agents, "['random', 'greedy']")
     twice = next((a for k, a in enumerate(names) if a in names[:k]), None)
@@ -143,7 +146,7 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     refuse_long_job("this tournament", cost, f"{games * len(pairs):,} games", max_cpu_seconds)
     variant = _variant(game)
     kept = GameJournal.of(journal, "orion tournament",
-                          {"agents": names, "games": games, "seed": seed, "self_play": bool(self_play), "pie": bool(pie),
+                          {"agents": names, "games": games, "seed": seed, "self_play": self_play, "pie": pie,
                            "first_game": first_game, "variant": _variant_digest(variant)}, notify=notify,
                           games=max(games - first_game, 0) * len(pairs),
                           games_per_line=min(PROGRESS_CHUNK, max(1, int(JOURNAL_SECONDS / max(costs)))))

@@ -198,6 +198,16 @@ def test_tournament_flags_are_true_or_false_only():
                 run_tournament(["random", "greedy"], 1, seed=2, **{option: value})
 
 
+@pytest.mark.parametrize("first_game", [-1, 2.5, True, "1", 4])
+def test_a_tournament_refuses_a_first_game_that_is_no_game_of_it(first_game):
+    # -1 raised numpy's 'ValueError: expected non-negative integer', 2.5 and '1' TypeErrors, True was game 1 and 4
+    # (past the 3 games) an empty table.
+    from ubongo_cp.games.orion.sim import run_tournament
+
+    with pytest.raises(InputError, match="^first_game must be"):
+        run_tournament(["random"], 3, seed=1, first_game=first_game)
+
+
 def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():
     """``first_game`` plays the rows of the whole tournament (same agents, games and seed) from that game of each
     pairing on, with the same game numbers; a run with fewer ``games`` plays the first rounds of a longer one (game

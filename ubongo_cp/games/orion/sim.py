@@ -92,7 +92,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     first_game : int
         Play only games ``first_game .. games - 1`` of each pairing: the
         rows of a run with the same agents and seed from that game on,
-        with the same ``game`` numbers (module docstring).
+        with the same ``game`` numbers (module docstring); a whole number
+        from 0 to ``games``.
     max_cpu_seconds : float or None
         Refuse a tournament estimated (:data:`AGENT_SECONDS`) to need more
         CPU time, before any game; ``None``: no bound.
@@ -123,7 +124,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     ------
     InputError
         For no pairing to play, or an agent named twice; ``self_play`` or
-        ``pie`` other than True or False; for a journal of another
+        ``pie`` other than True or False, a ``first_game`` that is no whole
+        number from 0 to ``games``; for a journal of another
         tournament, or a file that is no journal.
     JobTooLargeError
         For a tournament estimated to need more than ``max_cpu_seconds``.
@@ -132,6 +134,10 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     # "no" would read as true: self-play played, or the pie variant
     self_play, pie = flag_argument("self_play", self_play), flag_argument("pie", pie)
     seed_argument("seed", seed)   # here: the workers seed from it, where numpy's error would name nothing
+    first_game = whole_argument("first_game", first_game, 0)
+    if first_game > games:
+        raise InputError(f"first_game must be at most games ({games}), got {first_game}: the games of each "
+                         "pairing are 0..games - 1")
     names = names_argument("agents", agents, "['random', 'greedy']")
     twice = next((a for k, a in enumerate(names) if a in names[:k]), None)
     if twice is not None:   # each pairing once: a name given twice would play its pairings again

@@ -1039,6 +1039,19 @@ def test_simulate_takes_rotate_seats_as_true_or_false_only():
             simulate(["random", "greedy"], 2, seed=1, rotate_seats=value)
 
 
+def test_play_one_refuses_agents_given_as_one_string():
+    # play_one("random,greedy", seed), the table's agents column as it is, said "num_players: must be 2, 3 or 4,
+    # got 13" (the string read letter by letter); the same agents as a list replay the table's game.
+    from ubongo_cp.games.domino.sim import play_one, simulate
+
+    row = simulate(["random", "greedy"], 1, seed=3).iloc[0]
+    for agents in (row["agents"], "random"):
+        with pytest.raises(InputError, match=r"^agents is a list of names, e.g. \['random', 'greedy'\], one per seat"):
+            play_one(agents, int(row["seed"]))
+    replayed, _ = play_one(row["agents"].split(","), int(row["seed"]))
+    assert replayed == row.drop("game").to_dict()
+
+
 def test_a_record_without_its_seed_is_refused(tmp_path):
     # DN-10: the seed puts each swapped domino back into the stock; the format gives it no default, and a record
     # without it was read as seed 0 (another stock after the first swap).

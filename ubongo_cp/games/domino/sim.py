@@ -48,6 +48,10 @@ __all__ = [
 ]
 
 
+#: How an ``agents`` argument is written, for the error that a single string gets.
+_AGENTS_EXAMPLE = "['random', 'greedy'], one per seat"
+
+
 def play_one(agents: Sequence[str], seed: int,
              settings: DominoSettings | None = None) -> tuple[dict, DominoState]:
     """Play one game; ``agents[s]`` sits at seat ``s``.
@@ -72,9 +76,11 @@ def play_one(agents: Sequence[str], seed: int,
     Raises
     ------
     InputError
-        Unknown agent name, or settings of another player count than
-        ``len(agents)``.
+        Unknown agent name, ``agents`` given as one string (a table row's
+        ``agents`` is ``row.agents.split(",")`` here), or settings of
+        another player count than ``len(agents)``.
     """
+    agents = names_argument("agents", agents, _AGENTS_EXAMPLE)   # a string would be read letter by letter
     settings = _settings_for(agents, settings)
     state = new_game(settings, seed=seed)
     play_game(state, [make_agent(a, np.random.default_rng([seed, s])) for s, a in enumerate(agents)])
@@ -154,7 +160,7 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     >>> list(df["game"]), bool(df[["return_0", "return_1"]].sum(axis=1).le(1).all())
     ([0, 1, 2], True)
     """
-    agents = names_argument("agents", agents, "['random', 'greedy'], one per seat")
+    agents = names_argument("agents", agents, _AGENTS_EXAMPLE)
     for a in agents:
         make_agent(a)   # an unknown name is refused before any game
     games = whole_argument("games", games, 1)

@@ -1052,6 +1052,20 @@ def test_play_one_refuses_agents_given_as_one_string():
     assert replayed == row.drop("game").to_dict()
 
 
+@pytest.mark.parametrize("seed", [-1, 1.5, "x", True])
+def test_make_agent_refuses_a_seed_numpy_cannot_take(seed):
+    # -1 raised numpy's 'ValueError: expected non-negative integer', 1.5 and 'x' a TypeError of SeedSequence,
+    # True seeded as 1.
+    from ubongo_cp.games.domino.agents import AGENT_NAMES, make_agent
+
+    for name in AGENT_NAMES:
+        with pytest.raises(InputError, match=r"^seed must be a whole number >= 0"):
+            make_agent(name, seed)
+    state = new_game(seed=3)
+    for seed in (7, np.int64(7), [7, 1], np.random.default_rng(7), None):
+        assert make_agent("careful", seed)(state) in state.legal_actions()
+
+
 def test_a_record_without_its_seed_is_refused(tmp_path):
     # DN-10: the seed puts each swapped domino back into the stock; the format gives it no default, and a record
     # without it was read as seed 0 (another stock after the first swap).

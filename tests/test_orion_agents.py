@@ -182,6 +182,18 @@ def test_tournament_cost_bound_counts_each_agent_at_its_measured_cost(monkeypatc
         sim.run_tournament([agent], refused, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
 
 
+@pytest.mark.parametrize("seed", [-1, 1.5, "x", True])
+def test_make_agent_refuses_a_seed_numpy_cannot_take(seed):
+    # -1 raised numpy's 'ValueError: expected non-negative integer', 1.5 and 'x' a TypeError of SeedSequence,
+    # True seeded as 1.
+    for name in ("random", "greedy", "sat", "analysis"):
+        with pytest.raises(InputError, match=r"^seed must be a whole number >= 0"):
+            make_agent(name, seed)
+    state = OrionState(seed=3)
+    for seed in (7, np.int64(7), [7, 1], np.random.default_rng(7), None):
+        assert make_agent("greedy", seed)(state) in state.legal_actions()
+
+
 def test_tournament_flags_are_true_or_false_only():
     # self_play="no" played the self-play pairings and pie="no" the pie variant (a 'swapped' column): a string read
     # as true.

@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, seed_argument
 from ..base import RandomAgent
 from .actions import END_TURN, OUT, SWAP_BASE, is_attach, is_swap
 from .state import DominoState
@@ -48,7 +48,8 @@ def make_agent(name: str, seed: int | np.random.Generator | None = None) -> Call
     Raises
     ------
     InputError
-        If ``name`` is unknown.
+        If ``name`` is unknown, or ``seed`` is none numpy seeds a generator
+        from (:func:`~ubongo_cp.errors.seed_argument`).
 
     Examples
     --------
@@ -61,7 +62,7 @@ def make_agent(name: str, seed: int | np.random.Generator | None = None) -> Call
         cls = _AGENTS[name]
     except KeyError:
         raise InputError(f"unknown agent {name!r} (choose from {', '.join(AGENT_NAMES)})") from None
-    return cls(seed)
+    return cls(seed_argument("seed", seed))   # numpy's own error names nothing, and True would seed as 1
 
 
 def turn_plans(state: DominoState) -> list[tuple[tuple[int, ...], DominoState]]:

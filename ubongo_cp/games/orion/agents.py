@@ -368,9 +368,11 @@ def make_agent(name: str, seed=None):
     Raises
     ------
     InputError
-        For an unknown name, or ``mcts`` without OpenSpiel installed.
+        For an unknown name, ``mcts`` without OpenSpiel installed, or a
+        ``seed`` numpy seeds no generator from (:func:`~ubongo_cp.errors.seed_argument`).
     """
-    from ...errors import InputError
+    from ...errors import InputError, seed_argument
+    seed = seed_argument("seed", seed)   # numpy's own error names nothing, and True would seed as 1
     if name == "random":
         return RandomAgent(seed)
     if name == "greedy":

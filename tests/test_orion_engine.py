@@ -495,6 +495,21 @@ def test_from_board_errors():
         OrionState.from_board(setup, {}, (("Z9",), ()))
 
 
+def test_from_board_takes_numpy_integers_as_colours_and_player():
+    # A position read from numpy arrays: 'player to move must be 0 or 1, got np.int64(1)' and 'colour must be 0 or
+    # 1, got np.int64(0)' before; it is the position of the same plain ints.
+    setup = Setup(GAL, HOLES, 0)
+    cols = {(0, 0): 0, (1, 0): 1, (2, -1): 1}
+    plain = OrionState.from_board(setup, cols, (("D2",), ("D1a",)), to_move=1)
+    numpy = OrionState.from_board(setup, {h: np.int64(c) for h, c in cols.items()}, (("D2",), ("D1a",)),
+                                  to_move=np.int64(1))
+    assert numpy.current_player() == plain.current_player() == 1
+    assert numpy.legal_actions() == plain.legal_actions() and (numpy.colour == plain.colour).all()
+    for bad in ({"to_move": True}, {"colours": {(0, 0): np.True_}}):
+        with pytest.raises(InputError, match="must be 0 or 1"):
+            OrionState.from_board(setup, bad.get("colours", cols), to_move=bad.get("to_move", 0))
+
+
 def test_state_shows_itself_as_a_picture():
     s = OrionState(Setup(GAL, HOLES, 0))
     s.apply_action(action("D2", [((1, 1), True), ((2, 1), True)]))

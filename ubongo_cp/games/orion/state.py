@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ...errors import IllegalActionError, InputError, seat_argument
-from ..base import TERMINAL, GameFacts, GameState, action_id, action_type_reason, read_only
+from ..base import TERMINAL, GameFacts, GameState, action_id, action_type_reason, is_int, read_only
 from .board import Board, default_board
 from .graphs import tile_group
 from .hexgrid import Hex
@@ -452,14 +452,15 @@ class OrionState(OrionRules):
         """
         s = cls(setup, game)
         idx = s.game.board.index
-        if type(to_move) is not int or to_move not in (0, 1):
+        if not is_int(to_move) or to_move not in (0, 1):   # numpy integers too (a position built with numpy)
             raise InputError(f"player to move must be 0 or 1, got {to_move!r}")
+        to_move = int(to_move)
         for h, c in colours.items():
             if not isinstance(h, (tuple, list, np.ndarray)):   # tuple() of a number is a TypeError
                 raise InputError(f"hex {h!r} is not a cell (q, r) of the board")
             if tuple(h) not in idx:
                 raise InputError(f"hex {tuple(h)} is off the board")
-            if type(c) is not int or c not in (0, 1):
+            if not is_int(c) or c not in (0, 1):
                 raise InputError(f"hex {tuple(h)}: colour must be 0 or 1, got {c!r}")
             s.colour[idx[(h[0], h[1])]] = c
         for p in (0, 1):

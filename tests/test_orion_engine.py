@@ -495,6 +495,20 @@ def test_from_board_errors():
         OrionState.from_board(setup, {}, (("Z9",), ()))
 
 
+@pytest.mark.parametrize("first", [2, -1, True, 1.0])
+def test_random_setup_refuses_a_first_player_that_is_no_player(first):
+    # random_setup(3, first_player=2) returned a Setup of first player 2, refused only when a state was built
+    # from it (True was kept as True).
+    with pytest.raises(InputError, match=r"^first_player must be 0 or 1, got"):
+        random_setup(3, first_player=first)
+
+
+def test_random_setup_takes_a_numpy_first_player():
+    s = random_setup(3, first_player=np.int64(1))
+    assert s == random_setup(3, first_player=1) and type(s.first_player) is int
+    validate_setup(s)
+
+
 def test_from_board_takes_numpy_integers_as_colours_and_player():
     # A position read from numpy arrays: 'player to move must be 0 or 1, got np.int64(1)' and 'colour must be 0 or
     # 1, got np.int64(0)' before; it is the position of the same plain ints.

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import InputError, as_written, seed_argument
+from ...errors import InputError, as_written, seat_argument, seed_argument
 from ..base import is_int
 from .board import Board, default_board
 from .hexgrid import Hex, distance
@@ -219,8 +219,9 @@ def random_setup(seed: int | np.random.Generator | None = None, board: Board | N
     ------
     InputError
         If no valid layout was found in ``max_tries`` attempts (a board too
-        small for the token counts and spacings), or for a ``seed`` numpy
-        cannot seed from (:func:`~ubongo_cp.errors.seed_argument`).
+        small for the token counts and spacings), for a ``seed`` numpy
+        cannot seed from (:func:`~ubongo_cp.errors.seed_argument`), or a
+        ``first_player`` other than None, 0 or 1.
 
     Examples
     --------
@@ -230,6 +231,8 @@ def random_setup(seed: int | np.random.Generator | None = None, board: Board | N
     """
     board = board or default_board()
     rules = rules or SetupRules()
+    if first_player is not None:   # a layout of player 2 (or of True) was returned, refused only when played
+        first_player = seat_argument("first_player", first_player, 2)
     rng = np.random.default_rng(seed_argument("seed", seed))
     hexes = list(board.hexes)
     for _ in range(max_tries):

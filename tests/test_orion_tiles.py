@@ -163,3 +163,23 @@ def test_load_tiles_refuses_what_is_no_name_or_path(spec):
     # once a TypeError from os.fspath
     with pytest.raises(InputError, match=r"a tile set is a shipped set's name \(published, seed\) or a file's path"):
         load_tiles(spec)
+
+
+def test_flips_is_true_or_false_only(tmp_path):
+    # load_tiles("seed", flips="no") kept "no", which read as true (tiles turned over), and the record of a game
+    # played with it said "flips": "no", which load_record refuses: a game saved and never read back.
+    from ubongo_cp.games.base import load_record, save_record
+    from ubongo_cp.games.orion import random_setup
+    from ubongo_cp.games.orion.tiles import TileSet
+
+    for make in (lambda f: load_tiles("seed", flips=f), lambda f: parse_tiles("A\nO x\n", flips=f),
+                 lambda f: load_tiles("published").with_flips(f), lambda f: TileSet(load_tiles("seed").tiles, f)):
+        for value in ("no", 0, None):
+            with pytest.raises(InputError, match=r"^flips must be True or False, got"):
+                make(value)
+    game = OrionGame.get(None, load_tiles("published", flips=np.False_))
+    assert game.tiles.flips is False and game.tiles == load_tiles("published", flips=False)
+    state = OrionState(random_setup(1), game)
+    play_game(state, [RandomAgent(1), RandomAgent(2)])
+    save_record(state, tmp_path / "g.json")
+    assert load_record(tmp_path / "g.json").history == state.history

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from ...errors import InputError
+from ...errors import InputError, flag_argument
 from ...io import read_text, text_lines
 from ...reading import PLAIN_NAME, is_plain_name
 from ...grids.hex import format_symbols, parse_symbols
@@ -154,7 +154,8 @@ class TileSet:
     Raises
     ------
     InputError
-        If there is no tile or tile names repeat.
+        If there is no tile, tile names repeat, or ``flips`` is not True or
+        False.
     """
 
     tiles: tuple[Tile, ...]
@@ -162,6 +163,8 @@ class TileSet:
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
+        # "no" would read as true: flips allowed, and a record of the game written with "flips": "no", unreadable
+        object.__setattr__(self, "flips", flag_argument("flips", self.flips))
         if not self.tiles:
             raise InputError(f"tile set '{self.name}' has no tiles")
         names = [t.name for t in self.tiles]
@@ -271,8 +274,9 @@ def load_tiles(spec: str | os.PathLike = "published", *, flips: bool = True) -> 
     Raises
     ------
     InputError
-        If ``spec`` is neither a shipped name nor a readable file, or the
-        file is malformed (see :func:`parse_tiles`).
+        If ``spec`` is neither a shipped name nor a readable file, the
+        file is malformed (see :func:`parse_tiles`), or ``flips`` is not
+        True or False.
 
     Examples
     --------

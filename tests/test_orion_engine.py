@@ -509,6 +509,21 @@ def test_random_setup_takes_a_numpy_first_player():
     validate_setup(s)
 
 
+def test_a_game_of_parts_that_are_not_parts_is_one_error_naming_them():
+    # OrionGame.get(None, "seed") raised AttributeError: 'str' object has no attribute 'tiles', and rules given as a
+    # dict 'TypeError: unhashable type: dict' from the cache.
+    from ubongo_cp.games.orion.tiles import load_tiles
+
+    with pytest.raises(InputError, match=r"^tiles must be a TileSet \(e.g. load_tiles\('seed'\)\) or None .*got str"):
+        OrionGame.get(None, "seed")
+    with pytest.raises(InputError, match=r"^rules must be a SetupRules .*got dict"):
+        OrionGame.get(None, None, {"galaxies": 8})
+    with pytest.raises(InputError, match=r"^board must be a Board .*got int"):
+        OrionGame(5, load_tiles("seed"))
+    assert OrionGame.get(None, load_tiles("seed")) is OrionGame.get(None, load_tiles("seed"))   # still cached
+    assert len(OrionGame.get().placements) == 6355                                              # docs/orion.md
+
+
 def test_from_board_takes_numpy_integers_as_colours_and_player():
     # A position read from numpy arrays: 'player to move must be 0 or 1, got np.int64(1)' and 'colour must be 0 or
     # 1, got np.int64(0)' before; it is the position of the same plain ints.

@@ -99,6 +99,7 @@ class OrionGame:
     """
 
     def __init__(self, board: Board, tiles: TileSet, rules: SetupRules | None = None) -> None:
+        _check_parts(board, tiles, rules)
         self.board = board
         self.tiles = tiles
         self.rules = rules or SetupRules()
@@ -137,11 +138,18 @@ class OrionGame:
         self.side_pairs = [(board.side_index[a], board.side_index[b]) for a, b in board.pairs]
 
     @staticmethod
-    @lru_cache(maxsize=16)
     def get(board: Board | None = None, tiles: TileSet | None = None,
             rules: SetupRules | None = None) -> "OrionGame":
-        """The (cached) game for ``board``, ``tiles`` and ``rules`` (defaults: RULES.md §4)."""
-        return OrionGame(board or default_board(), tiles or default_tiles(), rules)
+        """The (cached) game for ``board``, ``tiles`` and ``rules`` (defaults: RULES.md §4).
+
+        Raises
+        ------
+        InputError
+            For a part of another type, e.g. a tile set's name where a :class:`.tiles.TileSet` belongs
+            (``load_tiles("seed")`` makes it).
+        """
+        _check_parts(board, tiles, rules)   # before the cache, which cannot hash a dict
+        return _cached_game(board, tiles, rules)
 
     @cached_property
     def covering(self) -> tuple[tuple[tuple[int, bool], ...], ...]:
@@ -190,6 +198,22 @@ class OrionGame:
     def max_moves(self) -> int:
         """Upper bound on game length: every move uses one of 2 x (tiles per player)."""
         return 2 * len(self.tiles.tiles)
+
+
+@lru_cache(maxsize=16)
+def _cached_game(board: Board | None, tiles: TileSet | None, rules: SetupRules | None) -> OrionGame:
+    """:meth:`OrionGame.get` once its parts are checked."""
+    return OrionGame(board or default_board(), tiles or default_tiles(), rules)
+
+
+def _check_parts(board, tiles, rules) -> None:
+    """An :class:`InputError` for a part of a game that is not of its type (None: the default part)."""
+    for name, value, kind, example in (("board", board, Board, "default_board()"),
+                                       ("tiles", tiles, TileSet, "load_tiles('seed')"),
+                                       ("rules", rules, SetupRules, "SetupRules.literal()")):
+        if value is not None and not isinstance(value, kind):
+            raise InputError(f"{name} must be a {kind.__name__} (e.g. {example}) or None for the default, got "
+                             f"{type(value).__name__}")
 
 
 # ---------------------------------------------------------------------------

@@ -362,6 +362,13 @@ def test_analysis_refuses_worker_counts_that_are_not_whole_numbers_of_at_least_1
         question(hand([]), 0, num_workers=workers, time_limit=1)
 
 
+@pytest.mark.parametrize("k", [-1, 2.5, True, "2", None])
+def test_connect_within_refuses_a_k_that_is_no_count_of_tiles(k):
+    # 2.5 and True were answered as 2 and 1 tiles, '2' and None raised a TypeError from inside the model.
+    with pytest.raises(InputError, match=r"^k must be a whole number of at least 0, got"):
+        connect_within(hand([]), 0, k)
+
+
 def test_graph_distance_and_review_check_their_arguments():
     from ubongo_cp.games.orion.review import review_game
 

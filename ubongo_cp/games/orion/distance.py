@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...errors import whole_argument
 from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .plansearch import complete_plan, search_plan
@@ -259,9 +260,11 @@ def connect_within(state: OrionState, player: int, k: int, goal: str = "sides", 
     Raises
     ------
     InputError
-        As :func:`connect_distance`.
+        As :func:`connect_distance`, and for a ``k`` that is no whole
+        number of at least 0.
     """
     state, keys = check_query(state, player, goal, pairs, time_limit, num_workers)
+    k = whole_argument("k", k, 0)   # 2.5 or True answered as 2 or 1 tiles, '2' failed inside the model
     ans = ReachModel(state, player, goal, pairs=keys, relaxed=relaxed).decide(
         k, time_limit, num_workers, prune=prune)
     return ans.status, ans.plan

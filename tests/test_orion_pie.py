@@ -54,3 +54,14 @@ def test_the_pie_rule_wraps_a_game_before_its_first_move_only(engine):
     with pytest.raises(InputError, match=r"the pie rule wraps a game before its first move; this one has 1 move"):
         PieOrionState(inner)
     assert PieOrionState(engine(seed=6)).legal_actions() == engine(seed=6).legal_actions()
+
+
+def test_the_pie_rule_wraps_only_an_orion_game():
+    # PieOrionState(new_game()) wrapped a game of Domino (its seats, legal actions and a swap id of Orion's), and
+    # PieOrionState("x") raised "AttributeError: 'str' object has no attribute '_history'".
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.games.domino.state import new_game
+
+    for inner, kind in ((new_game(), "DominoState"), ("x", "str")):
+        with pytest.raises(InputError, match=rf"^the pie rule wraps an Orion Duel game .*, got {kind}$"):
+            PieOrionState(inner)

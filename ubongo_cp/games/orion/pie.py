@@ -53,7 +53,8 @@ class PieOrionState(GameState):
     Raises
     ------
     InputError
-        For an ``inner`` game with moves played: the swap takes over the game's first tile.
+        For an ``inner`` that is no Orion Duel game, or one with moves played: the swap takes over the game's
+        first tile.
 
     Examples
     --------
@@ -70,6 +71,9 @@ class PieOrionState(GameState):
     num_players = 2
 
     def __init__(self, inner: OrionRules | None = None, seed: int | None = None) -> None:
+        if inner is not None and not isinstance(inner, OrionRules):   # a Domino game was wrapped, a string failed
+            raise InputError(f"the pie rule wraps an Orion Duel game (OrionState or BitOrionState), got "
+                             f"{type(inner).__name__}")
         if inner is not None and inner._history:   # the swap takes over the first tile: the game's, not a later one
             raise InputError(f"the pie rule wraps a game before its first move; this one has {len(inner._history)} "
                              "move(s)")

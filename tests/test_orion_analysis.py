@@ -378,6 +378,9 @@ def test_graph_distance_and_review_check_their_arguments():
         review_game("x")
     with pytest.raises(InputError, match="every must be a whole number of at least 1, got 1.5"):
         review_game(hand([]), every=1.5)
+    # goals='sides' was read letter by letter: "goal must be 'sides' (W1) or 'galaxies' (W2) ..., got 's'"
+    with pytest.raises(InputError, match=r"^goals is a list of names, e.g. \('sides', 'galaxies'\), got 'sides'"):
+        review_game(hand([]), goals="sides")
 
 
 @pytest.mark.parametrize("goal", ["sides", "galaxies"])

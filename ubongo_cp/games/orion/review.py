@@ -75,14 +75,16 @@ def review_game(final: OrionState, *, every: int = 1, time_limit: float = 2.0,
     InputError
         For a ``final`` that is no Orion position (a
         :class:`.bitboard.BitOrionState` is replayed as its reference
-        state), ``every`` not a whole number of at least 1, or a bad
-        ``time_limit`` or goal (:func:`.distance.connect_distance`).
+        state), ``every`` not a whole number of at least 1, ``goals`` given
+        as one string, or a bad ``time_limit`` or goal
+        (:func:`.distance.connect_distance`).
     """
-    from ...errors import whole_argument
+    from ...errors import names_argument, whole_argument
     from .plans import analysed_state
 
     final = analysed_state(final, "final")
     every = whole_argument("every", every, 1)
+    goals = names_argument("goals", goals, "('sides', 'galaxies')")   # 'sides' alone was read letter by letter
     state = OrionState(final.setup, final.game)
     out: list[PositionReview] = []
     last_safe: list[bool | None] = [None, None]

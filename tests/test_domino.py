@@ -1066,6 +1066,15 @@ def test_make_agent_refuses_a_seed_numpy_cannot_take(seed):
         assert make_agent("careful", seed)(state) in state.legal_actions()
 
 
+@pytest.mark.parametrize("players", [5, 2.5, object()])
+def test_record_players_that_are_no_list_are_one_error(players):
+    # record_of(state, players=5) raised "TypeError: 'int' object is not iterable"; a list of labels per seat is taken.
+    state = new_game(DominoSettings(num_players=2), seed=1)
+    with pytest.raises(InputError, match=r"^players must be 2 labels \(text\), one per seat, got"):
+        record_of(state, players=players)
+    assert record_of(state, players=("careful", "random"))["players"] == ["careful", "random"]
+
+
 def test_a_record_without_its_seed_is_refused(tmp_path):
     # DN-10: the seed puts each swapped domino back into the stock; the format gives it no default, and a record
     # without it was read as seed 0 (another stock after the first swap).

@@ -647,7 +647,7 @@ def record_of(state: GameState, players: Sequence[str] | None = None) -> dict:
         raise TypeError(f"{type(state).__name__} keeps no game records")
     if players is not None:
         seats = state.num_players
-        labels = [] if isinstance(players, (str, bytes)) else list(players)
+        labels = [] if isinstance(players, (str, bytes)) or not hasattr(players, "__iter__") else list(players)
         if len(labels) != seats or not all(isinstance(p, str) for p in labels):
             raise InputError(f"players must be {seats} labels (text), one per seat, got {players!r}")
         players = labels

@@ -27,6 +27,21 @@ def test_play_save_picture_and_analyze(tmp_path, capsys):
     assert f"after {len(data['moves'])} moves" in out
 
 
+def test_analyze_a_game_not_over(tmp_path, capsys):
+    # The record of a game stopped after 3 moves said "result: player None wins (None) after 3 moves".
+    from ubongo_cp.games.base import save_record
+    from ubongo_cp.games.orion import OrionState
+
+    state = OrionState(seed=4)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    save_record(state, tmp_path / "part.json")
+    assert main(["orion", "analyze", str(tmp_path / "part.json"), "--every", "3", "--time-limit", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "None" not in out
+    assert f"result: game not over after 3 moves, player {state.current_player()} to move" in out
+
+
 def test_tournament_writes_table(tmp_path, capsys):
     out_csv = tmp_path / "t.csv"
     assert main(["orion", "tournament", "--games", "2", "--agents", "random,greedy",

@@ -207,8 +207,11 @@ def _analyze(args, final, pictures) -> int:
             _picture(rev, pictures.path)
 
     review_game(final, every=args.every, time_limit=args.time_limit, progress=show)
-    res = "draw" if final.winner == -1 else f"player {final.winner} wins"
-    print(f"result: {res} ({final.end_rule}) after {len(final.history)} moves")
+    if final.winner is None:   # a record of a game not over: no winner, no rule that ended it
+        print(f"result: game not over after {len(final.history)} moves, player {final.current_player()} to move")
+    else:
+        res = "draw" if final.winner == -1 else f"player {final.winner} wins"
+        print(f"result: {res} ({final.end_rule}) after {len(final.history)} moves")
     print("d = fewest own tiles (a count of tiles) to W1/W2 if the opponent passes (0: fulfilled now, "
           "- unreachable or game over, ? time limit, n? = plan of n tiles found, fewer not excluded); "
           "block = fewest free hexes (a count of hexes) that stop W1 (done: W1 fulfilled now, - game over, "

@@ -362,6 +362,19 @@ def test_analysis_refuses_worker_counts_that_are_not_whole_numbers_of_at_least_1
         question(hand([]), 0, num_workers=workers, time_limit=1)
 
 
+@pytest.mark.parametrize("question, flags", [
+    (connect_distance, ("relaxed", "prune", "greedy", "deterministic")),
+    (lambda s, p, **kw: connect_within(s, p, 2, **kw), ("relaxed", "prune")),
+    (min_blocking_set, ("relaxed", "deterministic"))])
+def test_analysis_flags_are_true_or_false_only(question, flags):
+    # connect_distance(s, 0, relaxed="no") answered the relaxed question (free hexes, not tiles): a string read as
+    # true.
+    for flag in flags:
+        for value in ("no", 0, None):
+            with pytest.raises(InputError, match=rf"^{flag} must be True or False, got"):
+                question(hand([]), 0, **{flag: value})
+
+
 @pytest.mark.parametrize("k", [-1, 2.5, True, "2", None])
 def test_connect_within_refuses_a_k_that_is_no_count_of_tiles(k):
     # 2.5 and True were answered as 2 and 1 tiles, '2' and None raised a TypeError from inside the model.

@@ -169,7 +169,8 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         :class:`.bitboard.BitOrionState` is analysed as its reference
         state), a bad player, goal or pair, a ``time_limit`` that is not a
         number above 0, ``num_workers`` not a whole number of at least 1,
-        or ``relaxed`` with W2.
+        ``relaxed`` or ``deterministic`` other than True or False, or
+        ``relaxed`` with W2.
 
     Notes
     -----
@@ -194,7 +195,8 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     t0 = time.perf_counter()
     clock = _Clock(t0, deterministic)
     res = BlockResult(player, goal, None, "already")
-    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit, num_workers)
+    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit, num_workers,
+                                     relaxed=relaxed, deterministic=deterministic)
     if done:
         return res
     if relaxed and goal != "sides":

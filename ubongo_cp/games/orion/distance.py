@@ -118,8 +118,9 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
         For a ``state`` that is no Orion position (a
         :class:`.bitboard.BitOrionState` is analysed as its reference
         state), an unknown ``goal``, player or pair, a ``time_limit``
-        that is not a number above 0, or ``num_workers`` not a whole
-        number of at least 1.
+        that is not a number above 0, ``num_workers`` not a whole
+        number of at least 1, or ``relaxed``, ``prune``, ``greedy`` or
+        ``deterministic`` other than True or False.
 
     Examples
     --------
@@ -129,7 +130,8 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
     ('optimal', 6, 6)
     """
     t0 = time.perf_counter()
-    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers)
+    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers, relaxed=relaxed, prune=prune,
+                              greedy=greedy, deterministic=deterministic)
     if goal_fulfilled(state, player, goal, keys):
         return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
     if state.is_terminal() and not relaxed:
@@ -263,7 +265,7 @@ def connect_within(state: OrionState, player: int, k: int, goal: str = "sides", 
         As :func:`connect_distance`, and for a ``k`` that is no whole
         number of at least 0.
     """
-    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers)
+    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers, relaxed=relaxed, prune=prune)
     k = whole_argument("k", k, 0)   # 2.5 or True answered as 2 or 1 tiles, '2' failed inside the model
     ans = ReachModel(state, player, goal, pairs=keys, relaxed=relaxed).decide(
         k, time_limit, num_workers, prune=prune)

@@ -31,7 +31,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ...errors import InputError, seconds_argument, whole_argument
+from ...errors import InputError, flag_argument, seconds_argument, whole_argument
 from ..base import is_int
 from .graphs import joins_sides
 from .state import OrionState
@@ -93,14 +93,15 @@ def analysed_state(state, name: str = "state") -> OrionState:
 
 
 def check_query(state, player: int, goal: str, pairs=None, time_limit: float = float("inf"),
-                num_workers: int = 1) -> tuple[OrionState, list[int] | None]:
+                num_workers: int = 1, **flags) -> tuple[OrionState, list[int] | None]:
     """Validate the arguments every analysis question takes; the position and the pairs to use.
 
     Returns the position as :func:`analysed_state` gives it, and None when
     ``pairs`` names every opposite pair (or is None), else the list of pair
     indices (the ``pairs`` argument of the plan functions). ``time_limit``:
     the question's (seconds; the default, none, for a question without one);
-    ``num_workers``: its CP-SAT workers (a whole number of at least 1).
+    ``num_workers``: its CP-SAT workers (a whole number of at least 1);
+    ``flags``: its switches by name (``relaxed=...``), each True or False.
 
     Raises
     ------
@@ -108,8 +109,9 @@ def check_query(state, player: int, goal: str, pairs=None, time_limit: float = f
         For a state that is no Orion position, a player other than 0 or 1,
         an unknown goal, ``pairs`` that is no list of whole numbers indexing
         the board's opposite pairs (numpy integers are taken, bools are
-        not), a time limit that is not a number above 0, or a number of
-        workers that is not a whole number of at least 1.
+        not), a time limit that is not a number above 0, a number of
+        workers that is not a whole number of at least 1, or a flag other
+        than True or False ("no" would read as true).
     """
     state = analysed_state(state)
     if not is_int(player) or player not in (0, 1):
@@ -119,6 +121,8 @@ def check_query(state, player: int, goal: str, pairs=None, time_limit: float = f
                          f"the win conditions of OD-4, got {goal!r}")
     time_limit = seconds_argument("time_limit", time_limit)
     whole_argument("num_workers", num_workers, 1)   # CP-SAT reads 0 as every core, and a float fails inside it
+    for name, value in flags.items():   # relaxed="no" answered the relaxed question
+        flag_argument(name, value)
     n = len(state.game.side_pairs)
     try:
         pairs = list(range(n)) if pairs is None else list(pairs)
@@ -133,7 +137,7 @@ def check_query(state, player: int, goal: str, pairs=None, time_limit: float = f
 
 
 def query_start(state, player: int, goal: str, pairs, res, t0: float, time_limit: float = float("inf"),
-                num_workers: int = 1):
+                num_workers: int = 1, **flags):
     """The start of every analysis question: ``(position, pairs to use, done)``.
 
     Checks the arguments (:func:`check_query`); ``done`` when ``player``
@@ -142,7 +146,7 @@ def query_start(state, player: int, goal: str, pairs, res, t0: float, time_limit
     """
     import time
 
-    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers)
+    state, keys = check_query(state, player, goal, pairs, time_limit, num_workers, **flags)
     done = goal_fulfilled(state, player, goal, keys)
     if done:
         res.seconds = time.perf_counter() - t0

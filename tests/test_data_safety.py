@@ -382,6 +382,20 @@ def test_a_pdf_of_yours_is_kept_and_an_earlier_booklet_replaced(run_cli, tmp_pat
         assert code == 0, err
 
 
+@pytest.mark.parametrize("name", ["x.csv", "x.parquet", "x.PQ", "x.png", "x.svg", "x.pdf", "x.jpg"])
+def test_a_record_is_not_written_under_a_table_or_image_name(run_cli, tmp_path, name):
+    # A game record is JSON: under a table's or a picture's name a reader would take it for one. Refused in
+    # one line before the games, as a PDF under an image name is, with nothing written.
+    for argv, option in [(("simulate", "domino", "--games", "2", "--no-progress", "--record"), "--record"),
+                         (("orion", "play", "--seed", "1", "--save"), "--save")]:
+        code, printed, err = run_cli(*argv, tmp_path / name)
+        assert (code, printed, err.count("\n")) == (2, "", 1), (argv, err)
+        assert err == f"ubongo-cp: error: {option} {tmp_path / name}: writes a JSON file; use a .json file name\n"
+        assert list(tmp_path.iterdir()) == []
+    code, _, err = run_cli("orion", "play", "--seed", "1", "--save", tmp_path / "g.json")
+    assert code == 0 and (tmp_path / "g.json").read_bytes()[:1] == b"{", err
+
+
 def test_a_table_of_yours_is_kept(run_cli, tmp_path):
     import pandas as pd
 

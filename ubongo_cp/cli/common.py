@@ -185,8 +185,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         elif name not in folders:   # a folder checks its own files
             kind = kinds.get(name)
             kind = kind(args) if callable(kind) else kind     # (".json", its format): asked for when checked
-            if kind == ".pdf":   # the name before an existing file there, as for a fixed suffix
-                _check_pdf_name(args, name)
+            _check_kind_name(args, name, kind[0] if isinstance(kind, tuple) else kind)   # before a file there
             check_output_file(getattr(args, name), *(kind if isinstance(kind, tuple) else (kind,)))
         else:
             check_not_special(getattr(args, name), "a directory")
@@ -225,7 +224,8 @@ def output_kinds(parser: argparse.ArgumentParser, **kinds) -> None:
     name's extension). A kind may be a function of the parsed arguments, called only when the option is
     given: a JSON record's returns ``(".json", FORMAT)`` (its module is not loaded to build the parser), and
     an existing record is then replaced only by one of the same format; ``export``'s returns the extension of
-    the format its ``--out`` and ``--format`` choose."""
+    the format its ``--out`` and ``--format`` choose. A PDF or JSON output named as another kind of file
+    (``cards.png``, ``game.csv``) is refused first (:func:`_check_kind_name`)."""
     parser.set_defaults(output_kinds=kinds)
 
 
@@ -549,14 +549,24 @@ class resumable:
             _NOTES.append(f"note: the games finished are kept in {journal}: run the same command to resume")
 
 
-def _check_pdf_name(args: argparse.Namespace, name: str) -> None:
-    """Refuse an output PDF (an option whose :func:`output_kinds` kind is ``".pdf"``) named as an image
-    (``cards.png``): a reader would take the PDF written there for a picture; the images have their own
-    options (``--png DIR``, ``--svg DIR``)."""
+#: The names an output of a kind (:func:`output_kinds`) is refused under, as a reader would take the file for
+#: another kind (a PDF named as a picture, a JSON record or model as a table or a picture), with what it is.
+_MISNAMED = {".pdf": ("a PDF", (".png", ".svg", ".jpg", ".jpeg")),
+             ".json": ("a JSON file", (".csv", ".parquet", ".pq", ".png", ".svg", ".pdf", ".jpg", ".jpeg"))}
+
+
+def _check_kind_name(args: argparse.Namespace, name: str, kind: str | None) -> None:
+    """Refuse an output of ``kind`` (its :func:`output_kinds` extension) named as another kind of file
+    (:data:`_MISNAMED`): a PDF as an image (``cards.png``; the images have their own options, ``--png DIR``,
+    ``--svg DIR``), a JSON record as a table or an image (``game.csv``)."""
+    if kind not in _MISNAMED:
+        return
+    what, refused = _MISNAMED[kind]
     out = getattr(args, name)
-    if os.path.splitext(out)[1].lower() in (".png", ".svg", ".jpg", ".jpeg"):
-        images = " or ".join(f"--{o} DIR" for o in ("png", "svg") if hasattr(args, o))
-        raise InputError(f"--{name} {out}: writes a PDF; use a .pdf file name ({images} for images)")
+    if os.path.splitext(out)[1].lower() in refused:
+        images = " or ".join(f"--{o} DIR" for o in ("png", "svg") if kind == ".pdf" and hasattr(args, o))
+        raise InputError(f"--{name} {out}: writes {what}; use a {kind} file name"
+                         + (f" ({images} for images)" if images else ""))
 
 
 def notify(message: str) -> None:

@@ -420,6 +420,17 @@ def test_a_table_of_yours_is_kept(run_cli, tmp_path):
     beside = tmp_path / "times-1.csv"
     assert f"ubongo-cp: {times}: exists and holds another table" in err and f"written to {beside}" in err
     assert f"wrote 3 rows to {beside}" in printed and len(pd.read_csv(beside)) == 3
+    # A re-run replaces its own table there, not a new times-2.csv each time; a table of yours under
+    # times-1.csv is kept in turn (the next name is taken).
+    code, printed, err = run_cli("simulate", "domino", "--games", "4", "--no-progress", "--out", times)
+    assert code == 0, err
+    assert f"written to {beside}" in err and f"wrote 4 rows to {beside}" in printed and len(pd.read_csv(beside)) == 4
+    assert sorted(p.name for p in tmp_path.glob("*.csv")) == ["times-1.csv", "times.csv"]
+    beside.write_text("card,seconds\n02,31.0\n")
+    code, printed, err = run_cli("simulate", "domino", "--games", "2", "--no-progress", "--out", times)
+    assert code == 0, err
+    assert beside.read_text() == "card,seconds\n02,31.0\n"
+    assert f"wrote 2 rows to {tmp_path / 'times-2.csv'}" in printed and len(pd.read_csv(tmp_path / "times-2.csv")) == 2
 
 
 def test_a_parquet_table_of_other_columns_is_kept_as_a_csv_one_is(run_cli, tmp_path):
@@ -441,6 +452,11 @@ def test_a_parquet_table_of_other_columns_is_kept_as_a_csv_one_is(run_cli, tmp_p
     code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
     assert code == 0, err
     assert "0 task(s) computed, 1 resumed" in printed
+    # The same command again replaces its own table beside cards.parquet, not a new cards-2.parquet.
+    code, printed, err = run_cli("simulate", "domino", "--games", "2", "--no-progress", "--out", out / "cards.parquet")
+    assert code == 0, err
+    assert f"wrote 2 rows to {beside}" in printed and len(pd.read_parquet(beside)) == 2
+    assert not (out / "cards-2.parquet").exists() and (out / "cards.parquet").read_bytes() == before
     # A table of the same columns replaces the earlier one, as before.
     code, printed, err = run_cli("simulate", "domino", "--games", "4", "--no-progress", "--out", beside)
     assert code == 0, err

@@ -1307,9 +1307,9 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     Written atomically (:func:`atomic_path`), without the index; a Parquet table carries the toolkit's mark
     (:func:`marked_arrow`), and an existing Parquet file is replaced only when it carries it. An existing
     table is replaced only by one of the same columns (a CSV file: the same header line); else the table goes
-    to a free name beside it (``STEM-1.csv``, ``STEM-1.parquet``: another command's table, such as a batch's
-    ``cards.parquet``, is kept), said through ``notify`` (an :class:`~ubongo_cp.errors.OutputWarning` without
-    it). Returns the path written.
+    to a free name beside it, or the one holding this table's earlier run (``STEM-1.csv``, ``STEM-1.parquet``:
+    another command's table, such as a batch's ``cards.parquet``, is kept), said through ``notify`` (an
+    :class:`~ubongo_cp.errors.OutputWarning` without it). Returns the path written.
 
     Raises
     ------
@@ -1326,9 +1326,9 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
         check_not_special(path)
     else:
         check_output_file(path)
-    why = other_table_reason(path, suffix, lambda: table.head(0).to_csv(index=False).splitlines()[0],
-                             lambda: [str(c) for c in table.columns])
-    path = _free_target(path, why, notify)
+    path = _free_target(path, lambda there: other_table_reason(
+        there, suffix, lambda: table.head(0).to_csv(index=False).splitlines()[0],
+        lambda: [str(c) for c in table.columns]), notify)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
             table.to_csv(tmp, index=False)
@@ -1381,18 +1381,31 @@ def holds_other_columns(path: str | os.PathLike, columns: list[str]) -> bool:
         return True
 
 
-def _free_target(path: pathlib.Path, why: str | None, notify: Callable[[str], None] | None) -> pathlib.Path:
-    """Where :func:`write_table` writes its table: ``path``, unless ``why`` it holds another table
+def _free_target(path: pathlib.Path, why: Callable[[pathlib.Path], str | None],
+                 notify: Callable[[str], None] | None) -> pathlib.Path:
+    """Where :func:`write_table` writes its table: ``path``, unless ``why(path)`` it holds another table
     (:func:`other_table_reason`: a table of other columns there, or no table: a CSV file has no place for the
     toolkit's mark, so its header tells an earlier output of the same command, and a Parquet table of other
-    columns is another command's); then the first free name ``STEM-1.csv``, ``STEM-2.csv``, ..., said through
+    columns is another command's); then the first of ``STEM-1.csv``, ``STEM-2.csv``, ... that is free or holds
+    this writer's earlier table (a file of the toolkit's kind, :func:`carries_mark`, of which ``why`` says
+    nothing: a re-run replaces the table it wrote there, rather than adding one each time), said through
     ``notify`` (default: an :class:`~ubongo_cp.errors.OutputWarning`) with ``why``."""
-    if why is None:
+    reason = why(path)
+    if reason is None:
         return path
+
+    def earlier(there: pathlib.Path) -> bool:
+        try:
+            return (there.is_file() and not there.is_symlink() and carries_mark(there, path.suffix.lower())
+                    and why(there) is None)
+        except OSError:   # unreadable: not known to be ours
+            return False
+
     n = 1
-    while (other := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
+    while ((other := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists() or other.is_symlink()) and not (
+            earlier(other)):
         n += 1
-    message = (f"{path}: exists and holds another table ({why}); it is left as it is, and "
+    message = (f"{path}: exists and holds another table ({reason}); it is left as it is, and "
                f"the table is written to {other}")
     if notify is None:
         import warnings

@@ -237,6 +237,20 @@ def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():
     pd.testing.assert_frame_equal(shorter, whole[whole["game"] < 6].reset_index(drop=True))
 
 
+@pytest.mark.parametrize("pie", [False, True])
+def test_a_tournament_from_its_last_game_on_is_an_empty_table_of_the_usual_columns(pie):
+    # first_game == games (nothing left to play, as a resumed study asks) gave a table of no columns, which
+    # concatenates with the earlier games into a table of NaN rows and breaks a column selection.
+    from ubongo_cp.games.orion.sim import run_tournament
+
+    whole = run_tournament(["random"], 2, seed=3, pie=pie)
+    empty = run_tournament(["random"], 2, seed=3, pie=pie, first_game=2)
+    assert len(empty) == 0 and list(empty.columns) == list(whole.columns)
+    assert ("swapped" in empty.columns) == pie
+    assert empty.dtypes.to_dict() == whole.dtypes.to_dict()
+    pd.testing.assert_frame_equal(pd.concat([whole, empty], ignore_index=True), whole)
+
+
 def test_tournament_agents_given_as_one_name_are_one_error_naming_them():
     from ubongo_cp.games.orion.sim import run_tournament
 

@@ -57,6 +57,10 @@ AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 3.0, "analysis": 66.0, "m
 #: About how many seconds of play a line of a tournament's journal holds (by :data:`AGENT_SECONDS`; one game at
 #: least, :data:`~ubongo_cp.executors.chunks.PROGRESS_CHUNK` at most): what a kill may lose.
 JOURNAL_SECONDS = 5.0
+#: The columns of :func:`run_tournament`'s table, in order, with their types (``swapped`` last, in the pie
+#: variant): an empty run (``first_game == games``) has them too.
+_COLUMNS = {"game": "int64", "agent": object, "opponent": object, "seat": "int64", "result": object,
+            "points": "float64", "end_rule": object, "condition": object, "length": "int64"}
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
@@ -118,7 +122,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         (``win``/``loss``/``draw``), ``points`` (1, 0, 0.5), ``end_rule``
         (OD-5/6/7), ``condition`` (the winner's fulfilled conditions for an
         OD-5 end, ``"no move"`` for OD-6, ``"score"``/``"draw"`` for OD-7),
-        ``length`` (moves).
+        ``length`` (moves); in the pie variant ``swapped`` too. No rows, with these columns, when
+        ``first_game == games``.
 
     Raises
     ------
@@ -164,7 +169,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     rows = map_chunks(_tournament_rows, max(games - first_game, 0) * len(pairs),
                       lambda i, j: (i + skip, j + skip, pairs, seed, variant, pie),
                       executor=executor, progress=progress, desc="orion games", unit="game", journal=kept)
-    return pd.DataFrame(rows)
+    columns = {**_COLUMNS, **({"swapped": "bool"} if pie else {})}
+    return pd.DataFrame(rows, columns=list(columns)) if rows else pd.DataFrame(columns=list(columns)).astype(columns)
 
 
 def _variant_digest(variant) -> dict | None:

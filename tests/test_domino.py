@@ -846,6 +846,17 @@ def test_simulate_table_and_rates():
     assert df.equals(again)                               # seeded: reproducible
 
 
+@pytest.mark.parametrize("by", ["player", "Seat", "", None, ["seat"]])
+def test_win_rates_refuses_a_grouping_it_has_not_in_one_line(by):
+    # A plain ValueError ('player'), a pandas KeyError or TypeError (a list): now the toolkit's InputError,
+    # naming the argument and its choices.
+    from ubongo_cp.games.domino.sim import simulate, win_rates
+    df = simulate(["random", "careful"], games=2, seed=3)
+    with pytest.raises(InputError) as caught:
+        win_rates(df, by=by)
+    assert str(caught.value) == f"by must be 'seat' or 'agent', got {by!r}"
+
+
 def _cli(argv):
     from ubongo_cp.cli import build_parser
     from ubongo_cp.cli.common import check_common

@@ -215,15 +215,20 @@ def win_rates(df: pd.DataFrame, by: str = "seat", z: float = Z95) -> pd.DataFram
     pandas.DataFrame
         Columns ``wins`` (shared wins fractional), ``games``, ``rate``,
         ``ci_low``, ``ci_high``; indexed by seat or agent.
+
+    Raises
+    ------
+    InputError
+        For a ``by`` other than ``"seat"`` or ``"agent"``.
     """
+    if not isinstance(by, str) or by not in ("seat", "agent"):
+        raise InputError(f"by must be 'seat' or 'agent', got {by!r}")
     n = int(df["players"].iloc[0])
     long = pd.DataFrame({
         "seat": np.repeat(np.arange(n), len(df)),
         "agent": np.concatenate([df[f"agent_{s}"].to_numpy() for s in range(n)]),
         "ret": np.concatenate([df[f"return_{s}"].to_numpy(dtype=float) for s in range(n)]),
     })
-    if by not in ("seat", "agent"):
-        raise ValueError(f"by must be 'seat' or 'agent', got {by!r}")
     g = long.groupby(by)["ret"].agg(wins="sum", games="count")
     g["rate"] = g["wins"] / g["games"]
     ci = [wilson_interval(w, int(t), z) for w, t in zip(g["wins"], g["games"])]

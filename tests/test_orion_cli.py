@@ -42,6 +42,42 @@ def test_analyze_a_game_not_over(tmp_path, capsys):
     assert f"result: game not over after 3 moves, player {state.current_player()} to move" in out
 
 
+@pytest.mark.parametrize("over", [False, True])
+def test_analyze_a_pie_game_names_colours_and_seats_after_a_swap(tmp_path, capsys, over):
+    # After a swap seat 1 plays colour 0: the analysis (of the colours' game) said "player 0 wins" of a game
+    # that seat 1 won. The seat is taken from the pie state (its returns, its player to move), the colour from
+    # the colours' game inside it.
+    import numpy as np
+
+    from ubongo_cp.games.base import save_record
+    from ubongo_cp.games.orion.pie import PieOrionState, swap_action
+
+    state = PieOrionState(seed=3)
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(swap_action(state.inner))
+    rng = np.random.default_rng(1)
+    while not state.is_terminal() and (over or len(state.history) < 5):
+        actions = state.legal_actions()
+        state.apply_action(actions[rng.integers(len(actions))])
+    save_record(state, tmp_path / "pie.json")
+    assert main(["orion", "analyze", str(tmp_path / "pie.json"), "--every", "50", "--time-limit", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == ("pie rule: seat 1 swapped, so seat 1 plays colour 0 and seat 0 colour 1; the "
+                                   "players below are the colours (0, 1), and the moves count tiles, the swap "
+                                   "not among them")
+    assert "player" not in out.split("\n", 1)[1].split("\nd = ")[0]
+    moves = len(state.history) - 1   # the swap is no tile
+    if over:
+        seat = state.returns().index(1.0)
+        colour = state.inner.winner
+        assert colour != seat and f"result: colour {colour} (seat {seat}) wins ({state.inner.end_rule}) after " \
+            f"{moves} moves" in out
+    else:
+        seat, colour = state.current_player(), state.inner.current_player()
+        assert colour != seat and f"result: game not over after {moves} moves, colour {colour} (seat {seat}) " \
+            "to move" in out
+
+
 def test_tournament_writes_table(tmp_path, capsys):
     out_csv = tmp_path / "t.csv"
     assert main(["orion", "tournament", "--games", "2", "--agents", "random,greedy",

@@ -160,13 +160,14 @@ def _run_analyze(args) -> int:
 
     loaded = load_record(args.record)
     final = loaded.inner if isinstance(loaded, PieOrionState) else loaded   # the colours' game is analysed
+    swapped = isinstance(loaded, PieOrionState) and loaded.swapped
     # The pictures folder: locked, one record's pictures, and no file of another origin replaced.
     with (OutputFolder(args.pictures, "orion analyze", source=os.path.realpath(args.record),
                        guarded=lambda name: True)
           if args.pictures else nullcontext()) as pictures:
         if pictures is not None:
             pictures.check([_picture_name(move) for move in range(len(final.history) + 1)])
-        return _analyze(args, final, pictures)
+        return _analyze(args, final, pictures, swapped)
 
 
 def _picture_name(move: int) -> str:
@@ -185,9 +186,18 @@ def _table_row(cells) -> str:
                              for i, (c, (_, w)) in enumerate(zip(cells, _ANALYZE_COLUMNS))) + " |"
 
 
-def _analyze(args, final, pictures) -> int:
+def _who(p: int, swapped: bool) -> str:
+    """Who holds colour ``p`` (a player of the colours' game analysed): ``player p``, or after a pie-rule swap
+    (:mod:`ubongo_cp.games.orion.pie`: seat ``1 - p`` plays colour ``p``) ``colour p (seat 1 - p)``."""
+    return f"colour {p} (seat {1 - p})" if swapped else f"player {p}"
+
+
+def _analyze(args, final, pictures, swapped: bool = False) -> int:
     from ..games.orion.review import review_game
 
+    if swapped:   # the columns' 0 and 1 are the colours' game's players: after the swap, not the seats
+        print("pie rule: seat 1 swapped, so seat 1 plays colour 0 and seat 0 colour 1; the players below are "
+              "the colours (0, 1), and the moves count tiles, the swap not among them")
     print(_table_row([name for name, _ in _ANALYZE_COLUMNS]))
     print("| " + " | ".join(("-" * (w - 1) + ":") if i < len(_ANALYZE_COLUMNS) - 1 else "-" * w
                             for i, (_, w) in enumerate(_ANALYZE_COLUMNS)) + " |")
@@ -204,13 +214,14 @@ def _analyze(args, final, pictures) -> int:
         print(_table_row(row), flush=True)
         if pictures is not None:
             pictures.claim([_picture_name(rev.move)])
-            _picture(rev, pictures.path)
+            _picture(rev, pictures.path, swapped)
 
     review_game(final, every=args.every, time_limit=args.time_limit, progress=show)
     if final.winner is None:   # a record of a game not over: no winner, no rule that ended it
-        print(f"result: game not over after {len(final.history)} moves, player {final.current_player()} to move")
+        print(f"result: game not over after {len(final.history)} moves, {_who(final.current_player(), swapped)} "
+              "to move")
     else:
-        res = "draw" if final.winner == -1 else f"player {final.winner} wins"
+        res = "draw" if final.winner == -1 else f"{_who(final.winner, swapped)} wins"
         print(f"result: {res} ({final.end_rule}) after {len(final.history)} moves")
     print("d = fewest own tiles (a count of tiles) to W1/W2 if the opponent passes (0: fulfilled now, "
           "- unreachable or game over, ? time limit, n? = plan of n tiles found, fewer not excluded); "
@@ -243,7 +254,7 @@ def _safety(f) -> str:
             "over": "-", "unknown": "?"}[f.status]
 
 
-def _picture(rev, directory) -> None:
+def _picture(rev, directory, swapped: bool = False) -> None:
     """One PNG of a reviewed position, the two players' W1 blocking sets outlined."""
     from ..games.orion.render import PLAYER_COLOURS, draw
     from ..io import atomic_path
@@ -253,11 +264,11 @@ def _picture(rev, directory) -> None:
     for p in (0, 1):
         b = rev.blocking[p]
         if b.hexes:
-            groups[f"stops player {p}'s W1 ({len(b.hexes)}{'' if b.status == 'optimal' else '?'})"] = \
+            groups[f"stops {_who(p, swapped)}'s W1 ({len(b.hexes)}{'' if b.status == 'optimal' else '?'})"] = \
                 (b.hexes, PLAYER_COLOURS[p])
     d = [_distance(rev.distance[(p, "sides")]) for p in (0, 1)]
     title = (f"after move {rev.move}" if rev.move else "start") + \
-        f": W1 distance {d[0]} (player 0), {d[1]} (player 1); safe {_safety(rev.safety[0])}/" \
+        f": W1 distance {d[0]} ({_who(0, swapped)}), {d[1]} ({_who(1, swapped)}); safe {_safety(rev.safety[0])}/" \
         f"{_safety(rev.safety[1])}"
     with atomic_path(directory / _picture_name(rev.move)) as tmp:
         draw(s, path=tmp, title=title, highlight=groups)

@@ -82,6 +82,24 @@ def test_page_examples_run(page, tmp_path, monkeypatch):
     assert failures == 0, f"{page.relative_to(ROOT)}: {failures} example(s) failed (output above)"
 
 
+def test_a_notebook_a_page_opens_is_offered_for_download():
+    # Installed from a wheel, a user has no notebooks/ folder: what a page's ``jupyter lab X`` opens
+    # (the command, not a comment for a checkout) is a file the page offers as a download, and it exists.
+    opened = 0
+    for page in _pages():
+        text = page.read_text(encoding="utf-8")
+        offered = {Path(target).name: (page.parent / target) for target in re.findall(r"\{download\}`[^`<]*<([^>]+)>`", text)}
+        for block in re.findall(r"^```bash\n(.*?)^```", text, re.S | re.M):
+            for line in block.splitlines():
+                command = line.split("#")[0].split()
+                if command[:2] == ["jupyter", "lab"]:
+                    opened += 1
+                    name = command[2] if len(command) > 2 else "."
+                    assert name in offered, f"{page.name}: `jupyter lab {name}` opens no file the page offers"
+                    assert offered[name].is_file(), f"{page.name}: the download {offered[name]} is missing"
+    assert opened, "no page opens a notebook"
+
+
 def _reference_pages() -> list[Path]:
     """The other pages with Python sessions (``>>>``): their sessions run too (their console blocks mostly quote
     long or machine-dependent runs; the quick ones are in ``REFERENCE_COMMANDS``)."""

@@ -184,9 +184,12 @@ def test_silent_server_at_scheduler_address_is_an_error_not_a_hang(monkeypatch, 
 
 
 @pytest.mark.timeout(300)
-def test_dask_run_without_workers_stops_with_a_message():
+@pytest.mark.parametrize("kwargs", [{}, {"factor": 10}])
+def test_dask_run_without_workers_stops_with_a_message(kwargs):
     # Dask itself waits for ever for a worker; the executor gives up after
-    # worker_timeout seconds without one and says what to do.
+    # worker_timeout seconds without one and says what to do. With keyword arguments
+    # (sent to the workers first, as a batch's are) Dask's own "No valid workers found"
+    # came after 2 s instead.
     import time
 
     from ubongo_cp.errors import UbongoError
@@ -200,7 +203,7 @@ def test_dask_run_without_workers_stops_with_a_message():
         while ex.client.scheduler_info().get("workers") and time.time() < deadline:
             time.sleep(0.1)
         with pytest.raises(UbongoError, match="no Dask worker in the local cluster for 2 s"):
-            list(ex.map_unordered(abs, [(-1,), (-2,)]))
+            list(ex.map_unordered(_scaled if kwargs else abs, [(1,), (2,)], **kwargs))
     finally:
         ex.close()
 

@@ -161,7 +161,11 @@ class DaskExecutor(Executor):
         # those run one per Dask task, taken as workers free up.
         n_batches = len(items) if singly else max(1, min(len(items), CHUNKS_PER_JOB * workers))
         bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
-        if kwargs:  # sent to every worker once, not with every batch
+        if kwargs:  # sent to every worker once, not with every batch: there must be one (Dask's scatter waits 2 s)
+            try:
+                self.client.wait_for_workers(1, timeout=self.worker_timeout)
+            except TimeoutError:
+                raise self._no_worker() from None
             kwargs = self.client.scatter(kwargs, broadcast=True, hash=False)
         futures = {self.client.submit(_run_batch, func, list(items[a:z]), kwargs, pure=False): (a, z)
                    for a, z in bounds if z > a}
@@ -206,11 +210,15 @@ class DaskExecutor(Executor):
         try:
             for fut in as_completed(futures):
                 if lost.is_set():
-                    raise UbongoError(f"no Dask worker {self.where} for {self.worker_timeout:g} s; the tasks "
-                                      "finished so far are kept: start workers and run the command again")
+                    raise self._no_worker()
                 yield fut
         finally:
             stop.set()
+
+    def _no_worker(self) -> UbongoError:
+        """The error of a run whose cluster had no worker for ``worker_timeout`` seconds."""
+        return UbongoError(f"no Dask worker {self.where} for {self.worker_timeout:g} s; the tasks "
+                           "finished so far are kept: start workers and run the command again")
 
     def _watch_workers(self, futures: list, stop, lost) -> None:
         idle = 0.0

@@ -517,7 +517,9 @@ rectangle = [2, 4]
     whole = tmp_path / "whole"
     subprocess.run([*command, "--out", str(whole)], check=True, capture_output=True)
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([*command, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # its scratch folder (removed by any end but SIGKILL) goes under tmp_path, not the machine's temporary folder
+    proc = subprocess.Popen([*command, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})
     journal = killed / "runs.jsonl"
     deadline = time.time() + 120
     while time.time() < deadline and (not journal.exists() or journal.read_text().count("\n") < 3):

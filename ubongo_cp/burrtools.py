@@ -194,12 +194,14 @@ def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
     --------
     >>> import tempfile, pathlib
     >>> from ubongo_cp.pieces import load_pieces
-    >>> out = pathlib.Path(tempfile.mkdtemp()) / "t.xmpuzzle"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> out = pathlib.Path(folder.name) / "t.xmpuzzle"
     >>> ps = load_pieces("classic")
     >>> write_xmpuzzle(out, ps.select(["I2", "I2", "L4"]), Region.rectangle(2, 4))
     >>> pieces, region, *_ = read_xmpuzzle(out)
     >>> [p.name for p in pieces], region.area
     (['I2', 'I2', 'L4'], 8)
+    >>> folder.cleanup()
     """
     if not isinstance(problem, Integral) or isinstance(problem, bool):   # "1" was said to be missing from the file
         raise InputError(f"problem is a problem's number (an int, from 1), got {type(problem).__name__} {problem!r}")

@@ -211,13 +211,14 @@ def _examples(args: argparse.Namespace) -> int:
             say(f"copied {len(copied)} example(s) to {args.copy}" + (f": {', '.join(copied)}" if copied else "")
                 + (f"; already there, unchanged: {', '.join(kept)}" if kept else ""))
             return 0
-        kinds = {"pieces": "piece sets (--pieces NAME)", "deck": "decks (batch, booklet, cards NAME)",
-                 "spec": "deck specs (generate --spec NAME)", "card": "card sides (solve FILE, export FILE)",
-                 "region": "regions (solve --region FILE)", "tiles": "Orion Duel tile sets (orion --tiles NAME)"}
-        for kind, title in kinds.items():
+        kinds = {"pieces": ("piece sets", "--pieces NAME"), "deck": ("decks", "batch, booklet, cards NAME"),
+                 "spec": ("deck specs", "generate --spec NAME"), "card": ("card sides", "solve FILE, export FILE"),
+                 "region": ("regions", "solve --region FILE"), "tiles": ("Orion Duel tile sets", "orion --tiles NAME")}
+        for kind, (title, how) in kinds.items():
             # The commands take a shipped item by its name without the folder that `examples` names it with.
             folders = sorted({e.key[:-len(e.short)] for e in EXAMPLES.values() if e.kind == kind and e.short != e.key})
-            print(f"{title[:-1]}, NAME without {' or '.join(folders)}):" if folders else f"{title}:")
+            without = f", NAME without {' or '.join(folders)}" if folders else ""
+            print(f"{title} ({how}{without}):")
             for e in EXAMPLES.values():
                 if e.kind == kind:
                     print(f"  {e.key:<24}{e.about}")

@@ -150,10 +150,9 @@ def _read(command: str, words: list[str]):
         given[first.dest] = first.default   # not given: argparse sets it to its default
     i = 0
     while i < len(words):
-        found = parser._option_string_actions.get(words[i])
-        if found is None:
+        option = parser._option_string_actions.get(words[i])
+        if option is None:
             return None
-        option = found
         if option.kind == "store_true" and option.nargs is None:
             given[option.dest] = True
             i += 1
